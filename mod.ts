@@ -1,0 +1,20 @@
+/**
+ * A Model Context Protocol (MCP) client for Deno, Bun and edge workers.
+ *
+ * Speaks the modern era (2026-07-28: stateless, `server/discover`, per-request `_meta`)
+ * and the legacy era (2025-11-25 and 2025-06-18: the `initialize` handshake).
+ *
+ * @example Pick a protocol version
+ * ```ts
+ * import { era, pickVersion } from "./mod.ts";
+ *
+ * const version = pickVersion(["2025-11-25", "2025-06-18"]);
+ * if (version !== "2025-11-25" || era(version) !== "legacy") throw new Error("unexpected");
+ * ```
+ *
+ * @module
+ */
+
+export * from "./protocol/errors.ts";
+export * from "./protocol/jsonrpc.ts";
+export * from "./protocol/versions.ts";

@@ -1,0 +1,104 @@
+// The whole gate: static checks, then the one suite under Deno and under Bun, then the
+// conformance suite. Fails on any failure and ends with "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", DENO_NO_UPDATE_CHECK: "1" };
+const bin = (name) => join("node_modules", ".bin", name);
+const DENO_ALLOW = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+  "--allow-net=127.0.0.1,localhost",
+];
+const SOURCE_DIRS = ["protocol", "client", "transports", "runtime", "oauth", "cache", "governance"]
+  .filter((dir) => {
+    try {
+      return readdirSync(dir).some((f) => f.endsWith(".ts"));
+    } catch {
+      return false;
+    }
+  });
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(label, command, args, { count } = {}) {
+  const started = Date.now();
+  process.stdout.write(`\n=== ${label}\n`);
+  const result = spawnSync(command, args, { env, encoding: "utf8", maxBuffer: 256 << 20 });
+  // deno-lint-ignore no-control-regex
+  const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.replace(/\x1b\[[0-9;]*m/g, "");
+  process.stdout.write(output);
+  const ok = result.status === 0;
+  const counted = count ? count(output) : { passed: ok ? 1 : 0, failed: ok ? 0 : 1 };
+  if (!ok && counted.failed === 0) counted.failed = 1;
+  passed += counted.passed;
+  failed += counted.failed;
+  if (!ok) failures.push(label);
+  process.stdout.write(`=== ${label}: ${ok ? "ok" : "FAILED"} (${Date.now() - started} ms)\n`);
+  return ok;
+}
+
+function denoCount(output) {
+  const line = [
+    ...output.matchAll(/^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/gm),
+  ]
+    .at(-1);
+  return line ? { passed: Number(line[1]), failed: Number(line[2]) } : { passed: 0, failed: 0 };
+}
+
+function bunCount(output) {
+  const pass = [...output.matchAll(/^\s*(\d+) pass$/gm)].at(-1);
+  const fail = [...output.matchAll(/^\s*(\d+) fail$/gm)].at(-1);
+  return { passed: pass ? Number(pass[1]) : 0, failed: fail ? Number(fail[1]) : 0 };
+}
+
+function listTests(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return listTests(path);
+    return entry.name.endsWith("_test.ts") ? [path] : [];
+  });
+}
+
+// Every test file must be reachable from tests/all.ts, so both runners see the same suite.
+const all = readFileSync("tests/all.ts", "utf8");
+const missing = listTests("tests").filter((file) => !all.includes(`./${file.slice(6)}`));
+process.stdout.write("\n=== every test file is in tests/all.ts\n");
+if (missing.length) {
+  process.stdout.write(`missing: ${missing.join(", ")}\n`);
+  failed += 1;
+  failures.push("tests/all.ts lists every test file");
+}
+
+const deno = bin("deno");
+const entries = ["mod.ts", "http.ts"];
+run("deno check", deno, ["check", ...entries, "tests/all.ts", "bun.test.ts", ...extraCheck()]);
+run("deno lint", deno, ["lint"]);
+run("deno fmt --check", deno, ["fmt", "--check"]);
+run("deno doc --lint", deno, ["doc", "--lint", ...entries]);
+run("deno publish --dry-run", deno, ["publish", "--dry-run", "--allow-dirty"]);
+run("deno test", deno, ["test", ...DENO_ALLOW, "tests/all.ts"], { count: denoCount });
+run("deno test --doc", deno, ["test", "--doc", ...DENO_ALLOW, ...entries, ...SOURCE_DIRS], {
+  count: denoCount,
+});
+run("bun test", bin("bun"), ["test", "--timeout", "60000", "./bun.test.ts"], { count: bunCount });
+
+function extraCheck() {
+  return ["examples", "conformance", "bench", "scripts"].flatMap((dir) => {
+    try {
+      return readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
+    } catch {
+      return [];
+    }
+  });
+}
+
+if (failures.length) process.stdout.write(`\nFailed steps: ${failures.join("; ")}\n`);
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.exit(failures.length || failed ? 1 : 0);
