@@ -232,3 +232,18 @@ export async function assertRejects<E extends Error = Error>(
   }
   throw new AssertionError("expected the promise to reject");
 }
+
+/**
+ * The command that runs a TypeScript script under the current runtime, for tests that
+ * spawn fixture servers: `deno run -A <script>` under Deno, `bun <script>` under Bun.
+ *
+ * @param script A path or `file:` URL of a `.ts` file.
+ * @returns The executable and its arguments.
+ */
+export function scriptCommand(script: string | URL): { command: string; args: string[] } {
+  const path = script instanceof URL || script.startsWith("file:")
+    ? decodeURIComponent(new URL(script).pathname)
+    : script;
+  if (isBun) return { command: g.process.execPath, args: [path] };
+  return { command: g.Deno.execPath(), args: ["run", "-A", path] };
+}

@@ -1,0 +1,95 @@
+/**
+ * The transport contract: how the client reaches a server, whatever carries the bytes.
+ *
+ * A {@linkcode Transport} is a recipe; each {@linkcode Transport.open} makes one live
+ * {@linkcode TransportLink} (one server process, one HTTP origin with its session), so the
+ * client reconnects by opening again. Messages from the server go to the
+ * {@linkcode TransportSink} given to `open`.
+ *
+ * @module
+ */
+
+import type { McpError } from "../protocol/errors.ts";
+import type { JsonRpcMessage, JsonRpcRequest } from "../protocol/jsonrpc.ts";
+import type { Era } from "../protocol/versions.ts";
+
+/** Which kind of transport this is; the client's era rules depend on it. */
+export type TransportKind = "stdio" | "http" | "in_process";
+
+/** Where a link delivers what the server sends. */
+export interface TransportSink {
+  /** One decoded message from the server: a response, a notification or a request. */
+  message(message: JsonRpcMessage): void;
+  /**
+   * The link ended without `close()` being called (the process exited, the stream broke).
+   * Called at most once. Pending requests should fail with kind `transport`.
+   */
+  closed(error: McpError): void;
+  /** A diagnostic worth a log line (a skipped garbage line, a dropped tool); never secret. */
+  warn?(message: string): void;
+}
+
+/** Per-message options for {@linkcode TransportLink.send}. */
+export interface SendOptions {
+  /**
+   * Aborted when the request is cancelled or times out. HTTP aborts the fetch (which is
+   * the modern cancellation); other transports may ignore it.
+   */
+  signal?: AbortSignal;
+}
+
+/** The protocol the client settled on for a link. */
+export interface LinkProtocol {
+  /** `modern` or `legacy`. */
+  era: Era;
+  /** The negotiated version, e.g. `"2025-11-25"`. */
+  version: string;
+}
+
+/**
+ * The raw outcome of an HTTP `server/discover` probe, as `classifyProbe("http", …)` reads it,
+ * with what the client needs to act on the verdict.
+ */
+export interface HttpProbeResult {
+  /** The HTTP status. */
+  status: number;
+  /** The response's `Content-Type`, if any. */
+  contentType: string | null;
+  /** The response body (bounded in size). */
+  body: Uint8Array;
+  /** `Retry-After` in milliseconds, when the server sent one. */
+  retryAfterMs?: number;
+  /** The `WWW-Authenticate` challenge, when the server sent one. */
+  challenge?: string;
+}
+
+/** One live connection to a server. */
+export interface TransportLink {
+  /**
+   * Sends one message. For a request, the response arrives through the sink's `message`.
+   * Rejects with an `McpError` when the message could not be delivered (HTTP status errors,
+   * malformed bodies, a closed process), which fails that request alone.
+   */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  /**
+   * Tells the link which protocol the client settled on (after `initialize` or a modern
+   * verdict). A legacy HTTP link starts sending `MCP-Protocol-Version` and may open its
+   * GET stream; other links may ignore it.
+   */
+  setProtocol(protocol: LinkProtocol): void;
+  /**
+   * HTTP only: POSTs a `server/discover` probe and returns the raw HTTP outcome instead of
+   * delivering it to the sink.
+   */
+  probe?(request: JsonRpcRequest, options?: SendOptions): Promise<HttpProbeResult>;
+  /** Closes the link (ends the process, deletes the HTTP session). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** A way to reach a server: opening it makes a fresh {@linkcode TransportLink}. */
+export interface Transport {
+  /** Which kind of transport this is. */
+  readonly kind: TransportKind;
+  /** Opens a new link; rejects with an `McpError` (kind `transport`) when it cannot. */
+  open(sink: TransportSink): Promise<TransportLink>;
+}
