@@ -15,6 +15,11 @@
  * @module
  */
 
+export * from "./protocol/capabilities.ts";
+export * from "./protocol/discover.ts";
 export * from "./protocol/errors.ts";
+export * from "./protocol/headers.ts";
 export * from "./protocol/jsonrpc.ts";
+export * from "./protocol/meta.ts";
+export * from "./protocol/negotiation.ts";
 export * from "./protocol/versions.ts";

@@ -1,0 +1,80 @@
+/**
+ * The value encoding of modern MCP headers: plain visible ASCII as it is, anything else as
+ * `=?base64?<base64 of UTF-8>?=`.
+ *
+ * @module
+ */
+
+import { decodeBase64, encodeBase64 } from "./_base64.ts";
+
+const PREFIX = "=?base64?";
+const SUFFIX = "?=";
+
+function looksEncoded(value: string): boolean {
+  return value.length >= PREFIX.length + SUFFIX.length && value.startsWith(PREFIX) &&
+    value.endsWith(SUFFIX);
+}
+
+function isPlain(value: string): boolean {
+  if (looksEncoded(value)) return false;
+  if (/^[ \t]|[ \t]$/.test(value)) return false;
+  return /^[\x20-\x7e\t]*$/.test(value);
+}
+
+/**
+ * Encodes a value for a modern MCP header. Integers are written in decimal and booleans as
+ * `true`/`false`. A string stays as it is when every character is visible ASCII (0x21–0x7E)
+ * or an inner space or tab, it has no leading or trailing whitespace, and it does not
+ * already look like `=?base64?…?=`; otherwise it is sent as `=?base64?<base64 of UTF-8>?=`.
+ *
+ * @param value A string, an integer within ±(2^53−1), or a boolean.
+ * @returns The header value.
+ * @throws {RangeError} For a number that is not a safe integer.
+ *
+ * @example
+ * ```ts
+ * import { encodeHeaderValue } from "./header_value.ts";
+ *
+ * if (encodeHeaderValue("us-west1") !== "us-west1") throw new Error();
+ * if (encodeHeaderValue("Hello, 世界") !== "=?base64?SGVsbG8sIOS4lueVjA==?=") throw new Error();
+ * if (encodeHeaderValue(42) !== "42" || encodeHeaderValue(false) !== "false") throw new Error();
+ * ```
+ */
+export function encodeHeaderValue(value: string | number | boolean): string {
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") {
+    if (!Number.isSafeInteger(value)) {
+      throw new RangeError("encodeHeaderValue: a number must be an integer within ±(2^53−1)");
+    }
+    return String(value);
+  }
+  if (typeof value !== "string") throw new TypeError("encodeHeaderValue: unsupported value");
+  if (isPlain(value)) return value;
+  return PREFIX + encodeBase64(new TextEncoder().encode(value)) + SUFFIX;
+}
+
+/**
+ * Decodes a modern MCP header value: `=?base64?…?=` values are decoded from base64 UTF-8,
+ * anything else is returned as it is (servers and test fixtures use this).
+ *
+ * @param value The header value.
+ * @returns The decoded text, or `undefined` when the base64 or its UTF-8 is invalid.
+ *
+ * @example
+ * ```ts
+ * import { decodeHeaderValue } from "./header_value.ts";
+ *
+ * if (decodeHeaderValue("=?base64?SGVsbG8sIOS4lueVjA==?=") !== "Hello, 世界") throw new Error();
+ * if (decodeHeaderValue("plain") !== "plain") throw new Error();
+ * ```
+ */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!looksEncoded(value)) return value;
+  const bytes = decodeBase64(value.slice(PREFIX.length, value.length - SUFFIX.length));
+  if (bytes === undefined) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
