@@ -20,3 +20,16 @@ export * from "./protocol/jsonrpc.ts";
 export * from "./protocol/meta.ts";
 export * from "./protocol/negotiation.ts";
 export * from "./protocol/versions.ts";
+
+export { connectClient, createClient } from "./client/client.ts";
+export { connect, type HttpConnectOptions, type HttpConnectTarget } from "./client/connect_http.ts";
+export * from "./client/types.ts";
+export * from "./transports/transport.ts";
+export {
+  type FetchLike,
+  type HttpAuth,
+  type SetAuthOptions,
+  streamableHttp,
+  type StreamableHttpOptions,
+  type StreamableHttpTransport,
+} from "./transports/streamable_http.ts";

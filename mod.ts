@@ -23,3 +23,37 @@ export * from "./protocol/jsonrpc.ts";
 export * from "./protocol/meta.ts";
 export * from "./protocol/negotiation.ts";
 export * from "./protocol/versions.ts";
+export * from "./transports/transport.ts";
+export {
+  type FetchLike,
+  type HttpAuth,
+  type SetAuthOptions,
+  streamableHttp,
+  type StreamableHttpOptions,
+  type StreamableHttpTransport,
+} from "./transports/streamable_http.ts";
+export { type InheritEnv, SAFE_ENV_NAMES } from "./runtime/env.ts";
+export {
+  type ChildProcess,
+  type ExitStatus,
+  type KillSignal,
+  type SpawnOptions,
+  spawnProcess,
+} from "./runtime/spawn.ts";
+export {
+  stdio,
+  type StdioLink,
+  type StdioOptions,
+  type StdioStderr,
+  type StdioTransport,
+} from "./transports/stdio.ts";
+
+export { connectClient, createClient } from "./client/client.ts";
+export { connect, type ConnectOptions, type ConnectTarget } from "./client/connect.ts";
+export * from "./client/types.ts";
+export {
+  inProcess,
+  type InProcessConnection,
+  type InProcessPeer,
+  type InProcessServer,
+} from "./transports/in_process.ts";

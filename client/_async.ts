@@ -1,0 +1,65 @@
+/**
+ * Small async helpers (the `@std/async` pieces the client needs): a delay that a signal can
+ * cut short, and exponential backoff with jitter.
+ *
+ * @module
+ */
+
+/**
+ * Waits `ms` milliseconds; rejects with the signal's reason when it aborts first.
+ *
+ * @param ms How long to wait.
+ * @param signal Stops the wait early.
+ */
+export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let done = false;
+    const onAbort = () => {
+      done = true;
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    // Arming a timer may run pending microtasks (Deno's test harness does): re-check after.
+    const armed = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    if (done) clearTimeout(armed);
+    else timer = armed;
+  });
+}
+
+/** Exponential backoff settings. */
+export interface Backoff {
+  /** The first delay, in milliseconds. */
+  initialDelay: number;
+  /** The longest delay, in milliseconds. */
+  maxDelay: number;
+  /** The growth factor per attempt. */
+  factor: number;
+  /** The fraction of each delay drawn at random (0 = none, 1 = "full jitter"). */
+  jitter: number;
+}
+
+/**
+ * The delay before retry number `attempt` (1 for the first retry): the exponential delay
+ * capped at `maxDelay`, of which a `jitter` share is random.
+ *
+ * @param attempt The retry number, from 1.
+ * @param backoff The settings.
+ * @param random A source of numbers in [0, 1) (injectable for tests).
+ * @returns Milliseconds.
+ */
+export function backoffDelay(
+  attempt: number,
+  backoff: Backoff,
+  random: () => number = Math.random,
+): number {
+  const exponential = backoff.initialDelay * backoff.factor ** Math.max(0, attempt - 1);
+  const capped = Math.min(backoff.maxDelay, exponential);
+  const jitter = Math.min(1, Math.max(0, backoff.jitter));
+  return Math.round(capped * (1 - jitter) + capped * jitter * random());
+}

@@ -1,0 +1,205 @@
+/**
+ * Validates `createClient` options (a `TypeError` naming the bad key) and fills in defaults.
+ *
+ * @module
+ */
+
+import type { ClientHandler } from "../protocol/capabilities.ts";
+import type { Implementation } from "../protocol/meta.ts";
+import { era, SUPPORTED_VERSIONS } from "../protocol/versions.ts";
+import type { Transport } from "../transports/transport.ts";
+import type { Backoff } from "./_async.ts";
+import type { ClientOptions, ProtocolChoice } from "./types.ts";
+
+/** The client's name and version when `clientInfo` is not given. */
+export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({
+  name: "conduit-mcp",
+  version: "0.1.0",
+});
+
+/** Options after validation, with every default filled in. */
+export interface ResolvedOptions {
+  /** The transport. */
+  transport: Transport;
+  /** The protocol choice. */
+  protocol: ProtocolChoice;
+  /** The offered versions, preferred first. */
+  versions: string[];
+  /** The client's identity. */
+  clientInfo: Implementation;
+  /** The input handler. */
+  handler?: ClientHandler;
+  /** The default request timeout. */
+  requestTimeout: number;
+  /** The probe timeout. */
+  probeTimeout: number;
+  /** Reconnect settings, or `false`. */
+  reconnect: (Backoff & { attempts: number }) | false;
+  /** Declare `sampling.tools`. */
+  samplingTools: boolean;
+  /** Declare `sampling.context`. */
+  samplingContext: boolean;
+  /** Declare `roots.listChanged` (legacy). */
+  rootsListChanged: boolean;
+  /** Where diagnostics go. */
+  warn(message: string): void;
+  /** The jitter source. */
+  random(): number;
+}
+
+const KEYS = new Set([
+  "transport",
+  "protocol",
+  "versions",
+  "clientInfo",
+  "handler",
+  "requestTimeout",
+  "probeTimeout",
+  "reconnect",
+  "samplingTools",
+  "samplingContext",
+  "rootsListChanged",
+  "onWarning",
+]);
+
+function bad(key: string, what: string): never {
+  throw new TypeError(`createClient: option "${key}" ${what}`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function positive(key: string, value: unknown, fallback: number, allowInfinity = false): number {
+  if (value === undefined) return fallback;
+  const ok = typeof value === "number" && value > 0 &&
+    (Number.isFinite(value) || (allowInfinity && value === Infinity));
+  if (!ok) bad(key, "must be a positive number of milliseconds");
+  return value as number;
+}
+
+function flag(key: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== "boolean") bad(key, "must be a boolean");
+  return value as boolean;
+}
+
+function versions(value: unknown): string[] {
+  if (value === undefined) return [...SUPPORTED_VERSIONS];
+  if (!Array.isArray(value) || value.length === 0) bad("versions", "must be a non-empty array");
+  for (const version of value as unknown[]) {
+    if (era(version) === "unknown") {
+      bad("versions", `holds ${JSON.stringify(version)}, not a version date`);
+    }
+  }
+  if (new Set(value).size !== value.length) bad("versions", "holds a version twice");
+  return [...value as string[]];
+}
+
+function protocol(value: unknown, offered: string[]): ProtocolChoice {
+  if (value === undefined) return "auto";
+  if (value === "auto") return value;
+  if (value === "modern" || value === "legacy") {
+    if (!offered.some((version) => era(version) === value)) {
+      bad("versions", `offers no ${value} version for protocol "${value}"`);
+    }
+    return value;
+  }
+  if (era(value) === "unknown") {
+    bad("protocol", 'must be "auto", "modern", "legacy" or a version such as "2025-11-25"');
+  }
+  return value as string;
+}
+
+function clientInfo(value: unknown): Implementation {
+  if (value === undefined) return DEFAULT_CLIENT_INFO;
+  if (!isObject(value) || typeof value.name !== "string" || typeof value.version !== "string") {
+    bad("clientInfo", "must be an object with string name and version");
+  }
+  return value as Implementation;
+}
+
+function handler(value: unknown): ClientHandler | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) bad("handler", "must be an object");
+  for (const key of ["sampling", "elicitation", "listRoots"]) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member !== undefined && typeof member !== "function") {
+      bad("handler", `member "${key}" must be a function`);
+    }
+  }
+  return value as ClientHandler;
+}
+
+function reconnect(value: unknown): ResolvedOptions["reconnect"] {
+  if (value === false) return false;
+  if (value !== undefined && !isObject(value)) bad("reconnect", "must be an object or false");
+  const given = (value ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (!["attempts", "initialDelay", "maxDelay", "factor", "jitter"].includes(key)) {
+      bad("reconnect", `has an unknown member "${key}"`);
+    }
+  }
+  const number = (key: string, fallback: number, ok: (n: number) => boolean) => {
+    const n = given[key];
+    if (n === undefined) return fallback;
+    if (typeof n !== "number" || !Number.isFinite(n) || !ok(n)) {
+      bad("reconnect", `member "${key}" is out of range`);
+    }
+    return n as number;
+  };
+  return {
+    attempts: number("attempts", 5, (n) => Number.isInteger(n) && n >= 0),
+    initialDelay: number("initialDelay", 200, (n) => n >= 0),
+    maxDelay: number("maxDelay", 10_000, (n) => n >= 0),
+    factor: number("factor", 2, (n) => n >= 1),
+    jitter: number("jitter", 0.2, (n) => n >= 0 && n <= 1),
+  };
+}
+
+/**
+ * Validates options and fills in defaults.
+ *
+ * @param options What the caller passed.
+ * @returns The resolved options.
+ * @throws {TypeError} Naming the first bad key.
+ */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  if (!isObject(options)) throw new TypeError("createClient: options must be an object");
+  for (const key of Object.keys(options)) {
+    if (!KEYS.has(key)) bad(key, "is not a known option");
+  }
+  const transport = options.transport as unknown;
+  if (
+    !isObject(transport) || typeof transport.open !== "function" ||
+    !["stdio", "http", "in_process"].includes(transport.kind as string)
+  ) {
+    bad("transport", "must be a transport (stdio(…), streamableHttp(…) or inProcess(…))");
+  }
+  const offered = versions(options.versions);
+  const onWarning = options.onWarning as unknown;
+  if (onWarning !== undefined && typeof onWarning !== "function") {
+    bad("onWarning", "must be a function");
+  }
+  return {
+    transport: transport as unknown as Transport,
+    protocol: protocol(options.protocol, offered),
+    versions: offered,
+    clientInfo: clientInfo(options.clientInfo),
+    handler: handler(options.handler),
+    requestTimeout: positive("requestTimeout", options.requestTimeout, 60_000, true),
+    probeTimeout: positive("probeTimeout", options.probeTimeout, 5_000),
+    reconnect: reconnect(options.reconnect),
+    samplingTools: flag("samplingTools", options.samplingTools),
+    samplingContext: flag("samplingContext", options.samplingContext),
+    rootsListChanged: flag("rootsListChanged", options.rootsListChanged),
+    warn: (message) => {
+      try {
+        (onWarning as ((message: string) => void) | undefined)?.(message);
+      } catch {
+        // A throwing warning sink must not break the client.
+      }
+    },
+    random: Math.random,
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * What waits for the connection: requests queued until it is ready (each with its own
+ * timeout and signal) and `ready()` callers.
+ *
+ * Every timer here is armed after its entry is registered, and dropped again when the entry
+ * settled meanwhile: arming a timer may run pending microtasks (Deno's test harness does),
+ * so the connection can become ready in the middle of `setTimeout`.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { RequestOptions } from "./types.ts";
+
+/** A request waiting for the connection. */
+export interface Queued<O extends RequestOptions> {
+  /** The method. */
+  method: string;
+  /** The params, as the caller gave them. */
+  params: JsonObject | undefined;
+  /** The caller's options. */
+  options: O;
+  /** When it was queued (its timeout counts from here). */
+  queuedAt: number;
+}
+
+/** The queue and the ready waiters of one connection. */
+export interface WaitRoom<O extends RequestOptions> {
+  /** Queues a request until {@linkcode WaitRoom.release}; `timeout` and the signal apply. */
+  enqueue(
+    method: string,
+    params: JsonObject | undefined,
+    options: O,
+    timeout: number,
+  ): Promise<JsonObject>;
+  /** Hands every queued request to `send`, in order, and settles each with its outcome. */
+  release(send: (item: Queued<O>) => Promise<JsonObject>): void;
+  /** Rejects every queued request. */
+  rejectAll(error: McpError): void;
+  /** Resolves when {@linkcode WaitRoom.settle} is called without an error. */
+  wait(timeout?: number): Promise<void>;
+  /** Resolves (or, with an error, rejects) every waiter. */
+  settle(error?: McpError): void;
+}
+
+interface Entry<O extends RequestOptions> extends Queued<O> {
+  resolve(result: JsonObject): void;
+  reject(error: unknown): void;
+  cleanup(): void;
+}
+
+/**
+ * Creates the wait room of a connection.
+ *
+ * @param lastError The connection's last failure (the cause of a wait that timed out).
+ * @returns The wait room.
+ */
+export function createWaitRoom<O extends RequestOptions>(
+  lastError: () => McpError | undefined,
+): WaitRoom<O> {
+  const queue = new Set<Entry<O>>();
+  const waiters = new Set<{ resolve(): void; reject(error: McpError): void }>();
+
+  const notReady = (message: string) =>
+    new McpError(message, { kind: "timeout", reason: "not_ready", cause: lastError() });
+
+  return {
+    enqueue(method, params, options, timeout) {
+      return new Promise<JsonObject>((resolve, reject) => {
+        const signal = options.signal;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const entry: Entry<O> = {
+          method,
+          params,
+          options,
+          queuedAt: Date.now(),
+          resolve,
+          reject,
+          cleanup: () => {
+            clearTimeout(timer);
+            signal?.removeEventListener("abort", onAbort);
+          },
+        };
+        const drop = (error: McpError) => {
+          if (!queue.delete(entry)) return;
+          entry.cleanup();
+          reject(error);
+        };
+        const onAbort = () =>
+          drop(
+            new McpError(`${method} was cancelled`, {
+              kind: "cancelled",
+              reason: "aborted",
+              cause: signal?.reason,
+            }),
+          );
+        queue.add(entry);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        if (signal?.aborted) return onAbort();
+        if (!Number.isFinite(timeout)) return;
+        const armed = setTimeout(
+          () =>
+            drop(notReady(`${method} timed out after ${timeout} ms waiting for the connection`)),
+          timeout,
+        );
+        if (queue.has(entry)) timer = armed;
+        else clearTimeout(armed);
+      });
+    },
+    release(send) {
+      const entries = [...queue];
+      queue.clear();
+      for (const entry of entries) {
+        entry.cleanup();
+        send(entry).then(entry.resolve, entry.reject);
+      }
+    },
+    rejectAll(error) {
+      const entries = [...queue];
+      queue.clear();
+      for (const entry of entries) {
+        entry.cleanup();
+        entry.reject(error);
+      }
+    },
+    wait(timeout) {
+      return new Promise((resolve, reject) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const waiter = {
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          reject: (error: McpError) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        };
+        waiters.add(waiter);
+        if (timeout === undefined || !Number.isFinite(timeout)) return;
+        const armed = setTimeout(() => {
+          if (waiters.delete(waiter)) {
+            reject(notReady(`The client was not ready within ${timeout} ms`));
+          }
+        }, timeout);
+        if (waiters.has(waiter)) timer = armed;
+        else clearTimeout(armed);
+      });
+    },
+    settle(error) {
+      const settled = [...waiters];
+      waiters.clear();
+      for (const waiter of settled) error ? waiter.reject(error) : waiter.resolve();
+    },
+  };
+}

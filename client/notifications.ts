@@ -1,0 +1,108 @@
+/**
+ * Server notifications for the client's users: listeners, and async iterators that end when
+ * their signal aborts or the client closes. Progress goes to the request's `onProgress`.
+ *
+ * @module
+ */
+
+import type { NotificationListener, ServerNotification } from "./types.ts";
+
+/** How many notifications an iterator buffers before dropping the oldest. */
+export const ITERATOR_BUFFER = 1_000;
+
+/** Fans server notifications out. */
+export interface NotificationHub {
+  /** Delivers one notification to every listener and iterator. */
+  publish(notification: ServerNotification): void;
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: NotificationListener): () => void;
+  /** An iterator over notifications from now on. */
+  iterate(options?: { signal?: AbortSignal }): AsyncIterableIterator<ServerNotification>;
+  /** Ends every iterator (the client closed). Listeners stay. */
+  end(): void;
+}
+
+/**
+ * Creates a hub.
+ *
+ * @param warn Where listener failures and drops are reported.
+ * @returns The hub.
+ */
+export function createNotificationHub(warn: (message: string) => void): NotificationHub {
+  const listeners = new Set<NotificationListener>();
+  const iterators = new Set<(notification: ServerNotification | undefined) => void>();
+
+  const iterate = (options: { signal?: AbortSignal } = {}) => {
+    const buffer: ServerNotification[] = [];
+    let waiting: ((result: IteratorResult<ServerNotification>) => void) | undefined;
+    let done = false;
+    const finish = (drop = true) => {
+      if (drop) buffer.length = 0;
+      if (done) return;
+      done = true;
+      iterators.delete(push);
+      options.signal?.removeEventListener("abort", onAbort);
+      waiting?.({ done: true, value: undefined });
+      waiting = undefined;
+    };
+    const onAbort = () => finish();
+    function push(notification: ServerNotification | undefined) {
+      if (notification === undefined) return finish(false);
+      if (waiting) {
+        const resolve = waiting;
+        waiting = undefined;
+        return resolve({ done: false, value: notification });
+      }
+      buffer.push(notification);
+      if (buffer.length > ITERATOR_BUFFER) {
+        buffer.shift();
+        warn("A notifications() iterator fell behind; dropped the oldest notification");
+      }
+    }
+    if (options.signal?.aborted) done = true;
+    else {
+      iterators.add(push);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+    }
+    const iterator: AsyncIterableIterator<ServerNotification> = {
+      next() {
+        const value = buffer.shift();
+        if (value) return Promise.resolve({ done: false, value });
+        if (done) return Promise.resolve({ done: true, value: undefined });
+        return new Promise((resolve) => waiting = resolve);
+      },
+      return() {
+        finish();
+        return Promise.resolve({ done: true, value: undefined });
+      },
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return iterator;
+  };
+
+  return {
+    publish(notification) {
+      for (const listener of [...listeners]) {
+        try {
+          listener(notification);
+        } catch (error) {
+          warn(`A notification listener threw: ${error}`);
+        }
+      }
+      for (const push of [...iterators]) push(notification);
+    },
+    subscribe(listener) {
+      if (typeof listener !== "function") throw new TypeError("listener must be a function");
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    iterate,
+    end() {
+      for (const push of [...iterators]) push(undefined);
+    },
+  };
+}

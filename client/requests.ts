@@ -1,0 +1,285 @@
+/**
+ * The request methods of the client: argument checks and conversion on the way out, result
+ * shapes on the way back. Each takes the connection's `request` function.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { isLogLevel, type LogLevel } from "../protocol/meta.ts";
+import type { Era } from "../protocol/versions.ts";
+import type { ConnectionRequestOptions } from "./connection.ts";
+import type {
+  CompleteOptions,
+  CompleteResult,
+  CompletionArgument,
+  CompletionRef,
+  GetPromptResult,
+  ReadResourceResult,
+  RequestOptions,
+  ToolResult,
+} from "./types.ts";
+
+/** Sends one request through the connection (queued until ready). */
+export type RequestFn = (
+  method: string,
+  params: JsonObject | undefined,
+  options?: ConnectionRequestOptions,
+) => Promise<JsonObject>;
+
+/** What the request helpers need from the connection. */
+export interface Requester {
+  /** Sends a request. */
+  request: RequestFn;
+  /** Waits until ready. */
+  ready(timeout?: number): Promise<void>;
+  /** The negotiated era, if any. */
+  era(): Era | undefined;
+  /** Remembers the log level for modern `_meta`. */
+  setLogLevel(level: LogLevel): void;
+  /** Diagnostics. */
+  warn(message: string): void;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A protocol error for a result that does not have the method's shape. */
+export function invalid(method: string, what: string, data?: unknown): McpError {
+  return new McpError(`The server's ${method} result is invalid: ${what}`, {
+    kind: "protocol",
+    reason: "invalid_result",
+    data,
+  });
+}
+
+/**
+ * Checks request options, throwing `TypeError` for a bad one.
+ *
+ * @param options The caller's options.
+ * @returns The same options.
+ */
+export function checkOptions<T extends RequestOptions>(options: T | undefined): T {
+  if (options === undefined) return {} as T;
+  if (!isObject(options)) throw new TypeError("options must be an object");
+  const { timeout, maxTotalTimeout, signal, onProgress } = options;
+  for (
+    const [key, value] of [["timeout", timeout], ["maxTotalTimeout", maxTotalTimeout]] as const
+  ) {
+    if (value !== undefined && !(typeof value === "number" && value > 0)) {
+      throw new TypeError(`option "${key}" must be a positive number of milliseconds`);
+    }
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError('option "signal" must be an AbortSignal');
+  }
+  if (onProgress !== undefined && typeof onProgress !== "function") {
+    throw new TypeError('option "onProgress" must be a function');
+  }
+  return options;
+}
+
+function nonEmpty(name: string, value: unknown): string {
+  if (typeof value !== "string" || value === "") {
+    throw new TypeError(`${name} must be a non-empty string`);
+  }
+  return value;
+}
+
+/** The request options the connection takes, out of a method's options. */
+export function requestOptions(options: RequestOptions): ConnectionRequestOptions {
+  const { signal, timeout, onProgress, maxTotalTimeout } = options;
+  return { signal, timeout, onProgress, maxTotalTimeout };
+}
+
+/**
+ * Calls a tool.
+ *
+ * @param requester The connection.
+ * @param name The tool.
+ * @param args Its arguments, sent as given.
+ * @param options Request options.
+ */
+export async function callTool(
+  requester: Requester,
+  name: string,
+  args?: Record<string, unknown>,
+  options?: RequestOptions,
+): Promise<ToolResult> {
+  nonEmpty("name", name);
+  if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
+  const opts = checkOptions(options);
+  const result = await requester.request(
+    "tools/call",
+    { name, arguments: args ?? {} },
+    requestOptions(opts),
+  );
+  const content = result.content ?? [];
+  if (!Array.isArray(content)) throw invalid("tools/call", "content is not an array");
+  const toolResult: ToolResult = {
+    content: content as ToolResult["content"],
+    isError: result.isError === true,
+  };
+  if (result.structuredContent !== undefined) {
+    toolResult.structuredContent = result.structuredContent;
+  }
+  if (isObject(result._meta)) toolResult._meta = result._meta;
+  return toolResult;
+}
+
+/**
+ * Converts prompt arguments to strings: numbers, booleans and bigints with `String`, other
+ * non-strings as JSON; `null` and `undefined` are dropped.
+ *
+ * @param args The caller's arguments.
+ * @returns String-valued arguments.
+ */
+export function promptArguments(args: Record<string, unknown> | undefined): Record<string, string> {
+  if (args === undefined) return {};
+  if (!isObject(args)) throw new TypeError("args must be an object");
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (value === null || value === undefined) continue;
+    if (typeof value === "string") out[key] = value;
+    else if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
+      out[key] = String(value);
+    } else if (typeof value === "symbol") out[key] = value.description ?? "";
+    else if (typeof value === "function") {
+      throw new TypeError(`prompt argument "${key}" is a function`);
+    } else out[key] = JSON.stringify(value);
+  }
+  return out;
+}
+
+/**
+ * Gets a prompt.
+ *
+ * @param requester The connection.
+ * @param name The prompt.
+ * @param args Its arguments (converted with {@linkcode promptArguments}).
+ * @param options Request options.
+ */
+export async function getPrompt(
+  requester: Requester,
+  name: string,
+  args?: Record<string, unknown>,
+  options?: RequestOptions,
+): Promise<GetPromptResult> {
+  nonEmpty("name", name);
+  const opts = checkOptions(options);
+  const params = { name, arguments: promptArguments(args) };
+  const result = await requester.request("prompts/get", params, requestOptions(opts));
+  if (!Array.isArray(result.messages)) throw invalid("prompts/get", "messages is not an array");
+  return result as GetPromptResult;
+}
+
+/**
+ * Reads a resource.
+ *
+ * @param requester The connection.
+ * @param uri The resource's URI.
+ * @param options Request options.
+ */
+export async function readResource(
+  requester: Requester,
+  uri: string,
+  options?: RequestOptions,
+): Promise<ReadResourceResult> {
+  nonEmpty("uri", uri);
+  const opts = checkOptions(options);
+  const result = await requester.request("resources/read", { uri }, requestOptions(opts));
+  if (!Array.isArray(result.contents)) throw invalid("resources/read", "contents is not an array");
+  return result as ReadResourceResult;
+}
+
+function wireRef(ref: CompletionRef): JsonObject {
+  const given: unknown = ref;
+  if (isObject(given)) {
+    if (typeof given.prompt === "string") return { type: "ref/prompt", name: given.prompt };
+    if (typeof given.resource === "string") return { type: "ref/resource", uri: given.resource };
+    if (typeof given.type === "string") return given;
+  }
+  throw new TypeError(
+    "ref must be { prompt: name }, { resource: uriTemplate } or a wire reference",
+  );
+}
+
+function wireArgument(argument: CompletionArgument): JsonObject {
+  const [name, value] = Array.isArray(argument)
+    ? argument
+    : isObject(argument)
+    ? [argument.name, argument.value]
+    : [undefined, undefined];
+  if (typeof name !== "string" || typeof value !== "string") {
+    throw new TypeError("argument must be [name, value] or { name, value } with strings");
+  }
+  return { name, value };
+}
+
+/**
+ * Asks for completions.
+ *
+ * @param requester The connection.
+ * @param ref What is completed.
+ * @param argument The argument and its partial value.
+ * @param options Request options and `context`.
+ */
+export async function complete(
+  requester: Requester,
+  ref: CompletionRef,
+  argument: CompletionArgument,
+  options?: CompleteOptions,
+): Promise<CompleteResult> {
+  const opts = checkOptions(options);
+  const params: JsonObject = { ref: wireRef(ref), argument: wireArgument(argument) };
+  if (opts.context !== undefined) {
+    if (!isObject(opts.context)) throw new TypeError('option "context" must be an object');
+    params.context = opts.context;
+  }
+  const result = await requester.request("completion/complete", params, requestOptions(opts));
+  const completion = result.completion;
+  if (!isObject(completion) || !Array.isArray(completion.values)) {
+    throw invalid("completion/complete", "completion.values is not an array");
+  }
+  return result as CompleteResult;
+}
+
+/**
+ * Checks that the server answers: a legacy `ping`, or `server/discover` for a modern server.
+ *
+ * @param requester The connection.
+ * @param options Request options.
+ */
+export async function ping(requester: Requester, options?: RequestOptions): Promise<void> {
+  const opts = checkOptions(options);
+  await requester.ready(opts.timeout);
+  const method = requester.era() === "modern" ? "server/discover" : "ping";
+  await requester.request(method, undefined, { ...requestOptions(opts), progress: false });
+}
+
+/**
+ * Sets the server's log level: legacy `logging/setLevel`; modern, the level rides in the
+ * `_meta` of later requests.
+ *
+ * @param requester The connection.
+ * @param level The level.
+ * @param options Request options.
+ */
+export async function setLogLevel(
+  requester: Requester,
+  level: LogLevel,
+  options?: RequestOptions,
+): Promise<void> {
+  if (!isLogLevel(level)) throw new TypeError(`"${String(level)}" is not a log level`);
+  const opts = checkOptions(options);
+  await requester.ready(opts.timeout);
+  if (requester.era() === "legacy") {
+    await requester.request("logging/setLevel", { level }, {
+      ...requestOptions(opts),
+      progress: false,
+    });
+  }
+  requester.setLogLevel(level);
+}

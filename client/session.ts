@@ -1,0 +1,278 @@
+/**
+ * One session per transport link: request ids, the pending map, per-request timeouts and
+ * cancellation, and progress routing. It knows nothing of eras; the connection tells it how
+ * to decorate params and whether cancellation travels as a notification.
+ *
+ * @module
+ */
+
+import { isMcpError, McpError } from "../protocol/errors.ts";
+import {
+  isErrorResponse,
+  isNotification,
+  isRequest,
+  isResult,
+  type JsonObject,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.ts";
+import type { SendOptions } from "../transports/transport.ts";
+import type { Progress, RequestOptions } from "./types.ts";
+
+/** How a session reaches its link and the connection around it. */
+export interface SessionOptions {
+  /** Sends one message on the link. */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  /** Adds what the era needs (the `_meta` envelope) to a request's params. */
+  prepare(
+    method: string,
+    params: JsonObject | undefined,
+    progressToken?: number,
+  ): JsonObject | undefined;
+  /** Whether a cancelled request is announced with `notifications/cancelled`. */
+  cancelByNotification(): boolean;
+  /** A notification from the server (progress excluded). */
+  onNotification(notification: JsonRpcNotification): void;
+  /** A request from the server; answer it with {@linkcode Session.respond}. */
+  onRequest(request: JsonRpcRequest): void;
+}
+
+/** Per-request settings of {@linkcode Session.request}. */
+export interface SessionRequestOptions extends RequestOptions {
+  /** Milliseconds before the request fails with kind `timeout` (`Infinity`: never). */
+  timeout: number;
+  /** Send the params as given, without `prepare` (the probe and the handshake). */
+  bare?: boolean;
+  /** Attach a `progressToken` (default `true`). */
+  progress?: boolean;
+  /** Announce cancellation with `notifications/cancelled` where the era uses it (default `true`). */
+  cancellable?: boolean;
+}
+
+/** One link's request bookkeeping. */
+export interface Session {
+  /** Sends a request and resolves with its result object. */
+  request(
+    method: string,
+    params: JsonObject | undefined,
+    options: SessionRequestOptions,
+  ): Promise<JsonObject>;
+  /** Sends a notification. */
+  notify(method: string, params?: JsonObject): Promise<void>;
+  /** Answers a request of the server. */
+  respond(response: JsonRpcResponse): Promise<void>;
+  /** Handles one message from the link. */
+  handle(message: JsonRpcMessage): void;
+  /** Fails every pending request with `error`, and every later one too. */
+  failAll(error: McpError): void;
+  /** A fresh request id (for requests sent outside `request`, such as the HTTP probe). */
+  nextId(): number;
+  /** How many requests are waiting for an answer. */
+  pending(): number;
+}
+
+interface Pending {
+  method: string;
+  progressToken?: number;
+  onProgress?: (progress: Progress) => void;
+  succeed(result: JsonObject): void;
+  fail(error: McpError): void;
+  touch(): void;
+}
+
+function asTransportError(error: unknown): McpError {
+  if (isMcpError(error)) return error;
+  return new McpError("The transport could not send the message", {
+    kind: "transport",
+    reason: "send_failed",
+    cause: error,
+  });
+}
+
+function abortText(reason: unknown): string {
+  if (reason instanceof Error && reason.message) return reason.message;
+  if (typeof reason === "string" && reason) return reason;
+  return "Cancelled by the caller";
+}
+
+/**
+ * Creates the session of one link.
+ *
+ * @param options The link and the connection's callbacks.
+ * @returns The session.
+ */
+export function createSession(options: SessionOptions): Session {
+  const pending = new Map<number, Pending>();
+  let ended: McpError | undefined;
+  let lastId = 0;
+
+  const notify = (method: string, params?: JsonObject): Promise<void> => {
+    if (ended) return Promise.reject(ended);
+    const message: JsonRpcNotification = params === undefined
+      ? { jsonrpc: "2.0", method }
+      : { jsonrpc: "2.0", method, params };
+    return options.send(message).catch((error) => {
+      throw asTransportError(error);
+    });
+  };
+
+  const request = (
+    method: string,
+    params: JsonObject | undefined,
+    opts: SessionRequestOptions,
+  ): Promise<JsonObject> => {
+    if (ended) return Promise.reject(ended);
+    const signal = opts.signal;
+    if (signal?.aborted) {
+      return Promise.reject(
+        new McpError(`${method} was cancelled`, {
+          kind: "cancelled",
+          reason: "aborted",
+          cause: signal.reason,
+        }),
+      );
+    }
+    const id = ++lastId;
+    const timed = Number.isFinite(opts.timeout);
+    const wantsToken = opts.progress !== false && (opts.onProgress !== undefined || timed);
+    const progressToken = wantsToken ? id : undefined;
+    const controller = new AbortController();
+    const started = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    return new Promise<JsonObject>((resolve, reject) => {
+      let settled = false;
+      const settle = () => {
+        settled = true;
+        pending.delete(id);
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const fail = (error: McpError) => {
+        if (settled) return;
+        settle();
+        controller.abort(error);
+        reject(error);
+      };
+      const cancelRemote = (reason: string) => {
+        if (opts.cancellable === false || ended || !options.cancelByNotification()) return;
+        notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
+      };
+      const expire = (ceiling: boolean) => {
+        const waited = Date.now() - started;
+        fail(
+          new McpError(`${method} timed out after ${waited} ms`, {
+            kind: "timeout",
+            reason: ceiling ? "max_total_timeout" : "request_timeout",
+          }),
+        );
+        cancelRemote("Request timed out");
+      };
+      const arm = () => {
+        if (!timed) return;
+        clearTimeout(timer);
+        let wait = opts.timeout;
+        let ceiling = false;
+        if (opts.maxTotalTimeout !== undefined) {
+          const left = started + opts.maxTotalTimeout - Date.now();
+          if (left <= wait) [wait, ceiling] = [left, true];
+        }
+        if (wait <= 0) return expire(ceiling);
+        // Arming a timer may run pending microtasks (Deno's test harness does): re-check.
+        const armed = setTimeout(() => expire(ceiling), wait);
+        if (settled) clearTimeout(armed);
+        else timer = armed;
+      };
+      function onAbort() {
+        fail(
+          new McpError(`${method} was cancelled`, {
+            kind: "cancelled",
+            reason: "aborted",
+            cause: signal?.reason,
+          }),
+        );
+        cancelRemote(abortText(signal?.reason));
+      }
+
+      pending.set(id, {
+        method,
+        progressToken,
+        onProgress: opts.onProgress,
+        succeed(result) {
+          if (settled) return;
+          settle();
+          resolve(result);
+        },
+        fail,
+        touch: arm,
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      arm();
+
+      let sent: JsonObject | undefined;
+      try {
+        sent = opts.bare ? params : options.prepare(method, params, progressToken);
+      } catch (error) {
+        fail(asTransportError(error));
+        return;
+      }
+      const message: JsonRpcRequest = sent === undefined
+        ? { jsonrpc: "2.0", id, method }
+        : { jsonrpc: "2.0", id, method, params: sent };
+      options.send(message, { signal: controller.signal }).catch((error) =>
+        fail(asTransportError(error))
+      );
+    });
+  };
+
+  const progress = (params: JsonObject | undefined) => {
+    const token = params?.progressToken;
+    if (typeof token !== "number") return;
+    const entry = pending.get(token);
+    if (!entry || entry.progressToken !== token) return;
+    entry.touch();
+    try {
+      entry.onProgress?.(params as unknown as Progress);
+    } catch {
+      // A throwing progress callback must not break the session.
+    }
+  };
+
+  return {
+    request,
+    notify,
+    respond(response) {
+      if (ended) return Promise.reject(ended);
+      return options.send(response).catch((error) => {
+        throw asTransportError(error);
+      });
+    },
+    handle(message) {
+      if (isResult(message)) {
+        if (typeof message.id === "number") pending.get(message.id)?.succeed(message.result);
+        return;
+      }
+      if (isErrorResponse(message)) {
+        const entry = typeof message.id === "number" ? pending.get(message.id) : undefined;
+        const { code, message: text, data } = message.error;
+        entry?.fail(
+          new McpError(`${entry.method} failed: ${text} (${code})`, { kind: "server", code, data }),
+        );
+        return;
+      }
+      if (isRequest(message)) return options.onRequest(message);
+      if (isNotification(message)) {
+        if (message.method === "notifications/progress") return progress(message.params);
+        options.onNotification(message);
+      }
+    },
+    failAll(error) {
+      ended ??= error;
+      for (const entry of [...pending.values()]) entry.fail(error);
+    },
+    nextId: () => ++lastId,
+    pending: () => pending.size,
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * The Bun side of `spawn.ts`: `Bun.spawn` and `Bun.env`, reached through `globalThis` and
+ * the structural types below (no global type declarations).
+ *
+ * @module
+ */
+
+import type { ChildProcess, ExitStatus, KillSignal, ResolvedSpawn } from "./spawn.ts";
+
+interface BunFileSink {
+  write(chunk: Uint8Array): number;
+  flush(): number | Promise<number> | undefined;
+  end(): number | Promise<number> | undefined;
+}
+
+interface BunSubprocess {
+  readonly pid: number;
+  readonly stdin: BunFileSink;
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stderr: ReadableStream<Uint8Array>;
+  readonly exited: Promise<number>;
+  readonly exitCode: number | null;
+  readonly signalCode: string | null;
+  kill(signal?: string): void;
+}
+
+interface BunLike {
+  spawn(command: string[], options: {
+    env: Record<string, string>;
+    cwd?: string;
+    stdin: "pipe";
+    stdout: "pipe";
+    stderr: "pipe";
+  }): BunSubprocess;
+  env: Record<string, string | undefined>;
+}
+
+interface ProcessLike {
+  stderr: { write(chunk: Uint8Array): unknown };
+}
+
+function bun(): BunLike {
+  return (globalThis as unknown as { Bun: BunLike }).Bun;
+}
+
+/**
+ * Reads parent variables.
+ *
+ * @param names The names to read, or `"all"`.
+ * @returns The variables that are set.
+ */
+export function bunReadEnv(names: readonly string[] | "all"): Record<string, string> {
+  const env = bun().env;
+  const result: Record<string, string> = {};
+  for (const name of names === "all" ? Object.keys(env) : names) {
+    const value = env[name];
+    if (typeof value === "string") result[name] = value;
+  }
+  return result;
+}
+
+/** Bun's stdin is a `FileSink`; this gives it the `WritableStream` face of the contract. */
+function writableFromSink(sink: BunFileSink): WritableStream<Uint8Array> {
+  let ended = false;
+  const end = async () => {
+    if (ended) return;
+    ended = true;
+    await sink.end();
+  };
+  return new WritableStream<Uint8Array>({
+    async write(chunk) {
+      sink.write(chunk);
+      await sink.flush();
+    },
+    close: end,
+    async abort() {
+      try {
+        await end();
+      } catch {
+        // The pipe is already gone.
+      }
+    },
+  });
+}
+
+/**
+ * Spawns under Bun. Throws the runtime's error when the process cannot start.
+ *
+ * @param options The resolved launch request.
+ * @returns The running process.
+ */
+export function bunSpawn(options: ResolvedSpawn): ChildProcess {
+  const child = bun().spawn([options.command, ...options.args], {
+    env: options.env,
+    cwd: options.cwd,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let ended = false;
+  const exited: Promise<ExitStatus> = child.exited.then(
+    (code) => ({
+      code: child.signalCode ? null : (child.exitCode ?? code),
+      signal: child.signalCode ?? null,
+    }),
+    () => ({ code: null, signal: null }),
+  ).then((status) => {
+    ended = true;
+    return status;
+  });
+  return {
+    pid: child.pid,
+    stdin: writableFromSink(child.stdin),
+    stdout: child.stdout,
+    stderr: child.stderr,
+    exited,
+    kill(signal: KillSignal = "SIGTERM"): boolean {
+      if (ended) return false;
+      try {
+        child.kill(signal);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/**
+ * Writes `chunk` to Bun's stderr (through its Node-compatible `process`); errors are
+ * ignored.
+ *
+ * @param chunk The bytes.
+ */
+export function bunWriteStderr(chunk: Uint8Array): void {
+  try {
+    (globalThis as unknown as { process: ProcessLike }).process.stderr.write(chunk);
+  } catch {
+    // Nowhere to report it.
+  }
+}

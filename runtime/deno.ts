@@ -1,0 +1,127 @@
+/**
+ * The Deno side of `spawn.ts`: `Deno.Command(…).spawn()` and `Deno.env`, reached through
+ * `globalThis` and the structural types below (no global type declarations).
+ *
+ * @module
+ */
+
+import type { ChildProcess, ExitStatus, KillSignal, ResolvedSpawn } from "./spawn.ts";
+
+interface DenoChild {
+  readonly pid: number;
+  readonly stdin: WritableStream<Uint8Array>;
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stderr: ReadableStream<Uint8Array>;
+  readonly status: Promise<{ code: number; signal: string | null }>;
+  kill(signal?: string): void;
+}
+
+interface DenoLike {
+  Command: new (command: string, options: {
+    args: string[];
+    env: Record<string, string>;
+    clearEnv: boolean;
+    cwd?: string;
+    stdin: "piped";
+    stdout: "piped";
+    stderr: "piped";
+  }) => { spawn(): DenoChild };
+  env: { get(name: string): string | undefined; toObject(): Record<string, string> };
+  permissions?: {
+    querySync?(descriptor: { name: "env"; variable?: string }): { state: string };
+  };
+  stderr: { writeSync(chunk: Uint8Array): number };
+}
+
+function deno(): DenoLike {
+  return (globalThis as unknown as { Deno: DenoLike }).Deno;
+}
+
+/**
+ * Reads parent variables. A variable Deno's permissions hide is treated as unset; without
+ * permission to read all of them, `"all"` reads nothing.
+ *
+ * @param names The names to read, or `"all"`.
+ * @returns The variables that are set and readable.
+ */
+export function denoReadEnv(names: readonly string[] | "all"): Record<string, string> {
+  const { env, permissions } = deno();
+  // Ask first without prompting: a read Deno would prompt for counts as not permitted.
+  const granted = (variable?: string) =>
+    permissions?.querySync?.({ name: "env", variable }).state !== "prompt";
+  if (names === "all") {
+    if (!granted()) return {};
+    try {
+      return env.toObject();
+    } catch {
+      return {};
+    }
+  }
+  const result: Record<string, string> = {};
+  for (const name of names) {
+    if (!granted(name)) continue;
+    try {
+      const value = env.get(name);
+      if (value !== undefined) result[name] = value;
+    } catch {
+      // Not permitted to read it: leave it out.
+    }
+  }
+  return result;
+}
+
+/**
+ * Spawns under Deno. Throws the runtime's error when the process cannot start.
+ *
+ * @param options The resolved launch request.
+ * @returns The running process.
+ */
+export function denoSpawn(options: ResolvedSpawn): ChildProcess {
+  const child = new (deno().Command)(options.command, {
+    args: options.args,
+    env: options.env,
+    clearEnv: true,
+    cwd: options.cwd,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let ended = false;
+  const exited: Promise<ExitStatus> = child.status.then(
+    (status) => ({ code: status.signal ? null : status.code, signal: status.signal ?? null }),
+    () => ({ code: null, signal: null }),
+  ).then((status) => {
+    ended = true;
+    return status;
+  });
+  return {
+    pid: child.pid,
+    stdin: child.stdin,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    exited,
+    kill(signal: KillSignal = "SIGTERM"): boolean {
+      if (ended) return false;
+      try {
+        child.kill(signal);
+        return true;
+      } catch {
+        return false; // already terminated
+      }
+    },
+  };
+}
+
+/**
+ * Writes all of `chunk` to Deno's stderr; errors (a closed stderr) are ignored.
+ *
+ * @param chunk The bytes.
+ */
+export function denoWriteStderr(chunk: Uint8Array): void {
+  try {
+    let rest = chunk;
+    while (rest.length > 0) rest = rest.subarray(deno().stderr.writeSync(rest));
+  } catch {
+    // Nowhere to report it.
+  }
+}

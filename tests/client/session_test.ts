@@ -1,0 +1,185 @@
+import { assert, assertEquals, test } from "../_harness.ts";
+import { createClient } from "../../client/client.ts";
+import type { Progress } from "../../client/types.ts";
+import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
+import { inProcess } from "../../transports/in_process.ts";
+import { createFixtureServer } from "../fixtures/server.ts";
+import { fixtureClient, mcpError, metaOf, requests, waitFor, wrapTransport } from "./_helpers.ts";
+
+function cancellations(messages: JsonRpcMessage[]) {
+  return messages.flatMap((m) =>
+    "method" in m && m.method === "notifications/cancelled" ? [m.params ?? {}] : []
+  );
+}
+
+for (const mode of ["dual", "legacy-only"] as const) {
+  test(`[${mode}] a timeout fails with kind timeout and sends notifications/cancelled`, async () => {
+    const { client, server } = fixtureClient({ mode });
+    await using _ = client;
+    await client.ready();
+    const started = Date.now();
+    const error = await mcpError(client.callTool("slow", { ms: 1_000 }, { timeout: 30 }));
+    assertEquals(error.kind, "timeout");
+    assertEquals(error.reason, "request_timeout");
+    assert(Date.now() - started < 500);
+    const id = requests(server, "tools/call")[0].id;
+    await waitFor(() => cancellations(server.received).length === 1, "the cancellation");
+    assertEquals(cancellations(server.received)[0].requestId, id);
+    assertEquals((await client.callTool("echo", { message: "ok" })).content[0].text, "ok");
+  });
+
+  test(`[${mode}] the caller's signal cancels with kind cancelled and a reason`, async () => {
+    const { client, server } = fixtureClient({ mode });
+    await using _ = client;
+    await client.ready();
+    const controller = new AbortController();
+    const pending = client.callTool("slow", { ms: 1_000 }, { signal: controller.signal });
+    await waitFor(() => requests(server, "tools/call").length === 1, "the call");
+    controller.abort(new Error("user pressed stop"));
+    const error = await mcpError(pending);
+    assertEquals(error.kind, "cancelled");
+    await waitFor(() => cancellations(server.received).length === 1, "the cancellation");
+    assertEquals(cancellations(server.received)[0], {
+      requestId: requests(server, "tools/call")[0].id,
+      reason: "user pressed stop",
+    });
+  });
+}
+
+test("an already aborted signal rejects without sending", async () => {
+  const { client, server } = fixtureClient();
+  await using _ = client;
+  await client.ready();
+  const before = server.received.length;
+  const error = await mcpError(
+    client.callTool("echo", { message: "x" }, { signal: AbortSignal.abort() }),
+  );
+  assertEquals(error.kind, "cancelled");
+  assertEquals(server.received.length, before);
+});
+
+test("a late response after a timeout is ignored and the session goes on", async () => {
+  const { client, server } = fixtureClient({ ignoreCancel: true });
+  await using _ = client;
+  await client.ready();
+  const error = await mcpError(client.callTool("slow", { ms: 60, steps: 1 }, { timeout: 20 }));
+  assertEquals(error.kind, "timeout");
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  assertEquals((await client.callTool("echo", { message: "still" })).content[0].text, "still");
+  assertEquals(client.status().state, "ready");
+  assertEquals(server.connections, 1);
+});
+
+test("progress restarts the timeout; onProgress sees only its own request", async () => {
+  const { client } = fixtureClient();
+  await using _ = client;
+  await client.ready();
+  const first: Progress[] = [];
+  const second: number[] = [];
+  const [a, b] = await Promise.all([
+    client.callTool("slow", { ms: 200, steps: 10 }, {
+      timeout: 60,
+      onProgress: (p) => first.push(p),
+    }),
+    client.callTool("slow", { ms: 40, steps: 2 }, { onProgress: (p) => second.push(p.progress) }),
+  ]);
+  assertEquals(a.content[0].text, "done after 200 ms", "progress kept it alive past 60 ms");
+  assertEquals(b.isError, false);
+  assertEquals(first.map((p) => p.progress), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assertEquals(first[0].total, 10);
+  assertEquals(first[0].message, "step 1");
+  assertEquals(second, [1, 2]);
+});
+
+test("maxTotalTimeout caps a request that keeps reporting progress", async () => {
+  const { client, server } = fixtureClient({ mode: "legacy-only" });
+  await using _ = client;
+  await client.ready();
+  const seen: number[] = [];
+  const started = Date.now();
+  const error = await mcpError(
+    client.callTool("slow", { ms: 400, steps: 20 }, {
+      timeout: 50,
+      maxTotalTimeout: 100,
+      onProgress: (p) => seen.push(p.progress),
+    }),
+  );
+  const took = Date.now() - started;
+  assertEquals(error.kind, "timeout");
+  assertEquals(error.reason, "max_total_timeout");
+  assert(took >= 95 && took < 300, `stopped at the ceiling (${took} ms)`);
+  assert(seen.length >= 2, "progress arrived before the ceiling");
+  await waitFor(() => cancellations(server.received).length === 1, "the cancellation");
+});
+
+test("without progress the timeout is not extended", async () => {
+  const { client } = fixtureClient();
+  await using _ = client;
+  await client.ready();
+  const error = await mcpError(client.callTool("slow", { ms: 200, steps: 1 }, { timeout: 50 }));
+  assertEquals(error.kind, "timeout");
+});
+
+test("a progressToken is sent when onProgress is given or a timeout applies", async () => {
+  const { client, server } = fixtureClient({}, { requestTimeout: Infinity });
+  await using _ = client;
+  await client.callTool("echo", { message: "none" });
+  await client.callTool("echo", { message: "timeout" }, { timeout: 1_000 });
+  await client.callTool("echo", { message: "progress" }, { onProgress: () => {} });
+  const tokens = requests(server, "tools/call").map((m) => metaOf(m).progressToken);
+  assertEquals(tokens[0], undefined);
+  assert(typeof tokens[1] === "number" && typeof tokens[2] === "number");
+  assert(tokens[1] !== tokens[2], "unique tokens");
+});
+
+test("modern over HTTP cancels by aborting the send signal, not by notification", async () => {
+  const server = createFixtureServer();
+  const signals: AbortSignal[] = [];
+  const transport = wrapTransport(inProcess(server), {
+    kind: "http",
+    onSend: (message, signal) => {
+      if ("method" in message && message.method === "tools/call" && signal) signals.push(signal);
+    },
+  });
+  await using client = createClient({ transport });
+  await client.ready();
+  const error = await mcpError(client.callTool("slow", { ms: 1_000 }, { timeout: 20 }));
+  assertEquals(error.kind, "timeout");
+  assertEquals(signals.length, 1);
+  assert(signals[0].aborted, "the send signal was aborted");
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assertEquals(cancellations(server.received).length, 0);
+});
+
+test("legacy over HTTP still cancels by notification", async () => {
+  const server = createFixtureServer({ mode: "legacy-only" });
+  const transport = wrapTransport(inProcess(server), { kind: "http" });
+  await using client = createClient({ transport });
+  await client.ready();
+  await mcpError(client.callTool("slow", { ms: 1_000 }, { timeout: 20 }));
+  await waitFor(() => cancellations(server.received).length === 1, "the cancellation");
+});
+
+test("settled requests unlink from the caller's signal", async () => {
+  const { client } = fixtureClient();
+  await using _ = client;
+  await client.ready();
+  const controller = new AbortController();
+  let added = 0;
+  let removed = 0;
+  const add = controller.signal.addEventListener.bind(controller.signal);
+  const remove = controller.signal.removeEventListener.bind(controller.signal);
+  controller.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+    added++;
+    return add(...args);
+  }) as typeof add;
+  controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+    removed++;
+    return remove(...args);
+  }) as typeof remove;
+  for (let i = 0; i < 20; i++) {
+    await client.callTool("echo", { message: String(i) }, { signal: controller.signal });
+  }
+  assertEquals(added, 20);
+  assertEquals(removed, 20);
+});

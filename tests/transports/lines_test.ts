@@ -1,0 +1,106 @@
+import { lineSplitter } from "../../transports/_lines.ts";
+import { byteRing } from "../../transports/_ring.ts";
+import { assert, assertEquals, test } from "../_harness.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+function split(chunks: (string | Uint8Array)[], maxLineBytes = 16) {
+  const lines: string[] = [];
+  const oversized: number[] = [];
+  const splitter = lineSplitter({
+    maxLineBytes,
+    onLine: (line) => lines.push(line),
+    onOversized: (n) => oversized.push(n),
+  });
+  for (const chunk of chunks) splitter.push(typeof chunk === "string" ? bytes(chunk) : chunk);
+  splitter.end();
+  return { lines, oversized };
+}
+
+test("lines: split on \\n, drop \\r and blank lines, join chunks", () => {
+  const cases: [string, (string | Uint8Array)[], string[]][] = [
+    ["one line", ["abc\n"], ["abc"]],
+    ["two in one chunk", ["a\nb\n"], ["a", "b"]],
+    ["across chunks", ["ab", "c\nd", "e\n"], ["abc", "de"]],
+    ["crlf", ["a\r\nb\r", "\n"], ["a", "b"]],
+    ["blank and whitespace lines", ["\n\r\n  \n\t\na\n\n"], ["a"]],
+    ["last line without newline", ["a\nb"], ["a", "b"]],
+    ["lone \\r inside is kept", ["a\rb\n"], ["a\rb"]],
+  ];
+  for (const [name, chunks, expected] of cases) {
+    assertEquals(split(chunks).lines, expected, name);
+  }
+});
+
+test("lines: a character split across chunks decodes whole", () => {
+  const euro = bytes("€\n"); // 3 bytes + newline
+  assertEquals(split([euro.subarray(0, 1), euro.subarray(1, 2), euro.subarray(2)]).lines, ["€"]);
+});
+
+test("lines: invalid UTF-8 becomes U+FFFD instead of failing", () => {
+  assertEquals(split([new Uint8Array([0x61, 0xff, 0x0a])]).lines, ["a\uFFFD"]);
+});
+
+test("lines: the limit is on the line without its ending", () => {
+  const exact = "x".repeat(16);
+  assertEquals(split([exact + "\r\n", exact + "\n"]).lines, [exact, exact]);
+  const over = split([exact + "y\n", "ok\n"]);
+  assertEquals(over.lines, ["ok"]);
+  assertEquals(over.oversized, [17]);
+  const overCrlf = split([exact + "y\r\n"]);
+  assertEquals(overCrlf.oversized, [18]);
+});
+
+test("lines: an oversized line is dropped as it arrives, never held", () => {
+  const lines: string[] = [];
+  const oversized: number[] = [];
+  const max = 1024;
+  const splitter = lineSplitter({
+    maxLineBytes: max,
+    onLine: (line) => lines.push(line),
+    onOversized: (n) => oversized.push(n),
+  });
+  const chunk = new Uint8Array(300).fill(0x78);
+  let peak = 0;
+  for (let i = 0; i < 10_000; i++) { // 3 MB in one line
+    splitter.push(chunk);
+    peak = Math.max(peak, splitter.bufferedBytes);
+  }
+  splitter.push(bytes("tail\nnext\n"));
+  assert(peak <= max + 1, `held ${peak} bytes`);
+  assertEquals(splitter.bufferedBytes, 0);
+  assertEquals(oversized, [3_000_004]);
+  assertEquals(lines, ["next"]);
+});
+
+test("lines: an oversized line cut by end of input is still reported", () => {
+  const result = split(["x".repeat(40)]);
+  assertEquals(result.oversized, [40]);
+  assertEquals(result.lines, []);
+});
+
+test("ring: keeps the last bytes across wrap-arounds", () => {
+  const ring = byteRing(8);
+  assertEquals(ring.text(), "");
+  ring.write(bytes("abc"));
+  assertEquals(ring.text(), "abc");
+  ring.write(bytes("defgh"));
+  assertEquals([ring.text(), ring.size], ["abcdefgh", 8]);
+  ring.write(bytes("ij"));
+  assertEquals(ring.text(), "cdefghij");
+  ring.write(bytes("klmnopqrstuvwxyz"));
+  assertEquals(ring.text(), "stuvwxyz");
+  for (const c of "12345") ring.write(bytes(c));
+  assertEquals(ring.text(), "xyz12345");
+});
+
+test("ring: a character cut at the start is dropped, zero capacity keeps nothing", () => {
+  const ring = byteRing(4);
+  ring.write(bytes("a€b")); // 61 e2 82 ac 62: keeps e2 82 ac 62
+  assertEquals(ring.text(), "€b");
+  ring.write(bytes("é")); // 2 bytes: ac 62 c3 a9
+  assertEquals(ring.text(), "bé");
+  const none = byteRing(0);
+  none.write(bytes("abc"));
+  assertEquals([none.text(), none.size], ["", 0]);
+});

@@ -1,0 +1,136 @@
+// The private SSE reader (transports/_sse.ts) and HTTP helpers (transports/_http.ts).
+import { isMcpError } from "../../protocol/errors.ts";
+import { linkSignals, retryAfterMs } from "../../transports/_http.ts";
+import { describeChallenge, summarizeChallenge } from "../../transports/_http_auth.ts";
+import { readSse, type SseEvent } from "../../transports/_sse.ts";
+import { assert, assertEquals, test } from "../_harness.ts";
+
+/** A body of `chunks`; with `onCancel` it stays open after them, like a live stream. */
+function body(chunks: string[], onCancel?: () => void): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let i = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller): Promise<void> | void {
+      if (i < chunks.length) controller.enqueue(encoder.encode(chunks[i++]));
+      else if (onCancel === undefined) controller.close();
+      else return new Promise<void>(() => {});
+    },
+    cancel() {
+      onCancel?.();
+    },
+  });
+}
+
+async function collect(stream: AsyncIterable<SseEvent>): Promise<SseEvent[]> {
+  const events: SseEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+test("sse: events, multi-line data, comments, ids and retry, across chunk splits", async () => {
+  const stream = readSse(
+    body([
+      ": keep-alive\n\nid: 1\nretry: 250\nda",
+      'ta: \n\nevent: message\ndata: {"a":\ndata: 1}\n',
+      "\nid: 7\n\n:comment\r\ndata: last\r\n\r\n",
+    ]),
+    { maxEventBytes: 1024 },
+  );
+  const events = await collect(stream);
+  assertEquals(events, [
+    { id: "1", data: "", retry: 250 },
+    { event: "message", data: '{"a":\n1}', retry: 250 },
+    { data: "last", retry: 250 },
+  ]);
+  assertEquals(stream.lastEventId, "7", "an id-only block still sets the last event id");
+  assertEquals(stream.retry, 250);
+});
+
+test("sse: an oversized event is a protocol error and cancels the body", async () => {
+  let cancelled = false;
+  const big = "x".repeat(3000);
+  const stream = readSse(
+    body([`data: ${big.slice(0, 1500)}`, `${big.slice(1500)}\n\n`, "data: more\n\n"], () => {
+      cancelled = true;
+    }),
+    { maxEventBytes: 2048 },
+  );
+  try {
+    await collect(stream);
+    throw new Error("expected a rejection");
+  } catch (error) {
+    assert(isMcpError(error), String(error));
+    assertEquals([error.kind, error.reason], ["protocol", "event_too_large"]);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert(cancelled, "the body was cancelled");
+});
+
+test("sse: the byte limit counts UTF-8 bytes of the data", async () => {
+  const stream = readSse(body([`data: ${"é".repeat(600)}\n\n`]), { maxEventBytes: 1000 });
+  try {
+    await collect(stream);
+    throw new Error("expected a rejection");
+  } catch (error) {
+    assert(isMcpError(error) && error.reason === "event_too_large", String(error));
+  }
+});
+
+test("sse: leaving the loop early cancels the body", async () => {
+  let cancelled = false;
+  const stream = readSse(
+    body(["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"], () => {
+      cancelled = true;
+    }),
+    { maxEventBytes: 100 },
+  );
+  for await (const event of stream) {
+    assertEquals(event.data, "1");
+    break;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert(cancelled);
+});
+
+test("http helpers: Retry-After as seconds or an HTTP-date", () => {
+  const now = Date.parse("2026-01-01T00:00:00Z");
+  assertEquals(retryAfterMs("3", now), 3000);
+  assertEquals(retryAfterMs(" 0 ", now), 0);
+  assertEquals(retryAfterMs("Thu, 01 Jan 2026 00:00:10 GMT", now), 10_000);
+  assertEquals(retryAfterMs("Wed, 31 Dec 2025 00:00:00 GMT", now), 0);
+  assertEquals(retryAfterMs("soon", now), undefined);
+  assertEquals(retryAfterMs(null, now), undefined);
+});
+
+test("http helpers: challenges keep scheme and params, drop secrets", () => {
+  const cases: [string, string][] = [
+    [
+      'Bearer realm="mcp", error="insufficient_scope", scope="read write", resource_metadata="https://x/.well-known/oauth-protected-resource"',
+      'Bearer realm="mcp", error="insufficient_scope", scope="read write", resource_metadata="https://x/.well-known/oauth-protected-resource"',
+    ],
+    ["Bearer realm=mcp,error=invalid_token", 'Bearer realm="mcp", error="invalid_token"'],
+    ['Digest realm="r", nonce="n0nce", opaque="o"', 'Digest realm="r"'],
+    ["Basic dXNlcjpwYXNz", "Basic"],
+    ['Bearer realm="a", Basic realm="b"', 'Bearer realm="a"'],
+    ['Bearer realm="quoted \\"x\\""', 'Bearer realm="quoted "x""'],
+  ];
+  for (const [header, expected] of cases) {
+    assertEquals(describeChallenge(summarizeChallenge(header)), expected, header);
+  }
+  assertEquals(summarizeChallenge(null), undefined);
+  assertEquals(describeChallenge(undefined), "no WWW-Authenticate challenge");
+});
+
+test("http helpers: linked signals follow their sources and unlink", () => {
+  const a = new AbortController();
+  const b = new AbortController();
+  const linked = linkSignals(a.signal, undefined, b.signal);
+  b.abort("why");
+  assert(linked.signal.aborted);
+  assertEquals(linked.signal.reason, "why");
+  const again = linkSignals(a.signal);
+  again.unlink();
+  a.abort();
+  assert(!again.signal.aborted, "unlinked signals do not follow");
+  assert(linkSignals(AbortSignal.abort("x")).signal.aborted);
+});

@@ -1,0 +1,306 @@
+/**
+ * Private: one live Streamable HTTP link. Modern messages are stateless POSTs with the
+ * mirrored `Mcp-*` headers; legacy links keep the session id, open the GET stream after
+ * `notifications/initialized`, resume broken streams with `Last-Event-ID`, and `DELETE`
+ * the session on close.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import {
+  isErrorResponse,
+  isNotification,
+  isRequest,
+  isResult,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from "../protocol/jsonrpc.ts";
+import {
+  abortError,
+  discard,
+  fetchSameOrigin,
+  isRetryableStatus,
+  linkSignals,
+  mediaType,
+  readBounded,
+  retryAfterMs,
+  statusError,
+} from "./_http.ts";
+import { authError } from "./_http_auth.ts";
+import {
+  deleteSession,
+  isInitialize,
+  type LinkConfig,
+  type LinkState,
+  modernVersion,
+  requestHeaders,
+  SESSION_HEADER,
+} from "./_http_request.ts";
+import { decodeOrThrow, describe, isResponse, readErrorBody } from "./_http_response.ts";
+import { openGetStream, readPostStream, type StreamContext } from "./_http_streams.ts";
+import type {
+  HttpProbeResult,
+  LinkProtocol,
+  SendOptions,
+  TransportLink,
+  TransportSink,
+} from "./transport.ts";
+
+export type { LinkConfig } from "./_http_request.ts";
+
+/** Opens a link: no network traffic happens until the first message. */
+export function openLink(config: LinkConfig, sink: TransportSink): TransportLink {
+  const state: LinkState = { protocol: undefined, sessionId: undefined };
+  let initialized = false;
+  let getStream: AbortController | undefined;
+  let closing: Promise<void> | undefined;
+  const life = new AbortController();
+  const listRequests = new Set<JsonRpcId>();
+
+  const warn = (text: string) => sink.warn?.(text);
+
+  function deliver(message: JsonRpcMessage): void {
+    let out = message;
+    if (isResult(message) && listRequests.has(message.id)) {
+      listRequests.delete(message.id);
+      out = config.tools.filterListResult(message, warn);
+    }
+    try {
+      sink.message(out);
+    } catch (error) {
+      warn(`The client's message handler threw: ${String(error)}`);
+    }
+  }
+
+  /** Delivers the response to `request`, or throws when it answers something else. */
+  function deliverResponse(request: JsonRpcRequest, message: JsonRpcMessage, what: string): void {
+    if (!isResponse(message)) {
+      throw new McpError(`The server answered ${what} with a message that is not a response`, {
+        kind: "protocol",
+        reason: "malformed_body",
+      });
+    }
+    if (isErrorResponse(message) && (message.id === undefined || message.id === null)) {
+      deliver({ ...message, id: request.id });
+      return;
+    }
+    if (message.id !== request.id) {
+      throw new McpError(`The server answered ${what} with the response to another request`, {
+        kind: "protocol",
+        reason: "unexpected_response",
+      });
+    }
+    if (isInitialize(request) && isResult(message) && state.protocol?.era !== "modern") {
+      // Every request after `initialize` carries the negotiated version, the client's
+      // `notifications/initialized` included (it may come before `setProtocol`).
+      const version = message.result.protocolVersion;
+      if (typeof version === "string") state.protocol = { era: "legacy", version };
+    }
+    deliver(message);
+  }
+
+  function sessionExpired(carried: string): McpError {
+    if (state.sessionId === carried) {
+      state.sessionId = undefined;
+      initialized = false;
+      getStream?.abort();
+      getStream = undefined;
+    }
+    return new McpError("The server's session expired (HTTP 404); initialize again", {
+      kind: "transport",
+      reason: "session_expired",
+    });
+  }
+
+  const streams: StreamContext = {
+    config,
+    deliver,
+    deliverResponse,
+    warn,
+    headersFor: (lastEventId) =>
+      requestHeaders(config, state, "GET").then(({ headers, session }) => {
+        if (lastEventId !== undefined) headers.set("Last-Event-ID", lastEventId);
+        return { headers, session };
+      }),
+    sessionExpired,
+    decode: decodeOrThrow,
+  };
+
+  function maybeStartGet(): void {
+    if (getStream !== undefined || life.signal.aborted || !initialized) return;
+    if (state.protocol?.era === "modern") return;
+    const controller = new AbortController();
+    getStream = controller;
+    const scope = linkSignals(life.signal, controller.signal);
+    openGetStream(streams, scope.signal).catch((error) => {
+      warn(`The GET event stream failed: ${String(error)}`);
+    }).finally(() => {
+      scope.unlink();
+      if (getStream === controller) getStream = undefined;
+    });
+  }
+
+  async function onPostResponse(
+    message: JsonRpcMessage,
+    modern: boolean,
+    response: Response,
+    carried: string | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const request = isRequest(message) ? message : undefined;
+    const what = describe(message);
+    const status = response.status;
+    if (!modern && request?.method === "initialize" && response.ok) {
+      const id = response.headers.get(SESSION_HEADER);
+      if (id !== null && /^[\x21-\x7e]+$/.test(id)) state.sessionId = id;
+      else if (id !== null) warn("Ignored a session id that is not visible ASCII");
+    }
+    if (status === 401 || status === 403) {
+      discard(response);
+      throw authError(response, what);
+    }
+    if (status === 404 && carried !== undefined) {
+      discard(response);
+      throw sessionExpired(carried);
+    }
+    if (isRetryableStatus(status)) {
+      discard(response);
+      throw statusError(response, what);
+    }
+    if (!response.ok) {
+      const rpcError = await readErrorBody(response);
+      if (rpcError === undefined) throw statusError(response, what);
+      if (request !== undefined) {
+        deliver({ ...rpcError, id: rpcError.id ?? request.id });
+        return;
+      }
+      throw new McpError(`The server rejected ${what}: ${rpcError.error.message}`, {
+        kind: "server",
+        code: rpcError.error.code,
+        data: rpcError.error.data,
+      });
+    }
+    if (request === undefined) {
+      discard(response);
+      if (!modern && isNotification(message) && message.method === "notifications/initialized") {
+        initialized = true;
+        maybeStartGet();
+      }
+      return;
+    }
+    const type = mediaType(response.headers.get("content-type"));
+    if (type === "text/event-stream" && response.body !== null) {
+      await readPostStream(streams, { request, what, legacy: !modern, response, signal });
+      return;
+    }
+    if (type === "application/json") {
+      const bytes = await readBounded(response, config.maxResponseBytes);
+      if (bytes.byteLength === 0) {
+        throw new McpError(`The server answered ${what} with an empty body`, {
+          kind: "protocol",
+          reason: "malformed_body",
+        });
+      }
+      deliverResponse(request, decodeOrThrow(new TextDecoder().decode(bytes), what), what);
+      return;
+    }
+    discard(response);
+    if (status === 202 || status === 204 || response.body === null) {
+      throw new McpError(`The server accepted ${what} (HTTP ${status}) but sent no response`, {
+        kind: "protocol",
+        reason: "no_response",
+      });
+    }
+    throw new McpError(
+      `The server answered ${what} with Content-Type ${
+        JSON.stringify(type || "(none)")
+      }, not JSON or an event stream`,
+      { kind: "protocol", reason: "unexpected_content_type" },
+    );
+  }
+
+  const closedError = () =>
+    new McpError("The HTTP link is closed", { kind: "closed", reason: "link_closed" });
+
+  return {
+    async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+      if (life.signal.aborted) throw closedError();
+      const modern = modernVersion(message) !== undefined || state.protocol?.era === "modern";
+      const scope = linkSignals(options.signal, life.signal);
+      const request = isRequest(message) ? message : undefined;
+      try {
+        if (scope.signal.aborted) throw abortError(scope.signal);
+        const { headers, session } = await requestHeaders(config, state, "POST", message);
+        if (modern && request?.method === "tools/list") listRequests.add(request.id);
+        const response = await fetchSameOrigin({
+          fetch: config.fetch,
+          url: config.url,
+          method: "POST",
+          headers,
+          body: JSON.stringify(message),
+          signal: scope.signal,
+          maxRedirects: config.maxRedirects,
+        });
+        await onPostResponse(message, modern, response, session, scope.signal);
+      } catch (error) {
+        if (scope.signal.aborted) throw abortError(scope.signal);
+        throw error;
+      } finally {
+        scope.unlink();
+        if (request !== undefined) listRequests.delete(request.id);
+      }
+    },
+
+    setProtocol(next: LinkProtocol): void {
+      state.protocol = { era: next.era, version: next.version };
+      maybeStartGet();
+    },
+
+    async probe(request: JsonRpcRequest, options: SendOptions = {}): Promise<HttpProbeResult> {
+      if (life.signal.aborted) throw closedError();
+      const scope = linkSignals(options.signal, life.signal);
+      try {
+        if (scope.signal.aborted) throw abortError(scope.signal);
+        const { headers } = await requestHeaders(config, state, "POST", request);
+        const response = await fetchSameOrigin({
+          fetch: config.fetch,
+          url: config.url,
+          method: "POST",
+          headers,
+          body: JSON.stringify(request),
+          signal: scope.signal,
+          maxRedirects: config.maxRedirects,
+        });
+        const body = await readBounded(response, config.maxResponseBytes);
+        const result: HttpProbeResult = {
+          status: response.status,
+          contentType: response.headers.get("content-type"),
+          body,
+        };
+        const after = retryAfterMs(response.headers.get("retry-after"));
+        if (after !== undefined) result.retryAfterMs = after;
+        const challenge = response.headers.get("www-authenticate");
+        if (challenge !== null) result.challenge = challenge;
+        return result;
+      } catch (error) {
+        if (scope.signal.aborted) throw abortError(scope.signal);
+        throw error;
+      } finally {
+        scope.unlink();
+      }
+    },
+
+    close(): Promise<void> {
+      closing ??= (async () => {
+        life.abort(closedError());
+        getStream?.abort();
+        const session = state.sessionId;
+        state.sessionId = undefined;
+        if (session !== undefined) await deleteSession(config, session, state.protocol);
+      })();
+      return closing;
+    },
+  };
+}

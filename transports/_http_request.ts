@@ -1,0 +1,121 @@
+/**
+ * Private: building Streamable HTTP requests. The headers of each message by era (modern
+ * mirrored `Mcp-*` headers, or the legacy session id and version), credentials, and the
+ * session `DELETE`.
+ *
+ * @module
+ */
+
+import { MCP_HEADERS, modernHeaders } from "../protocol/headers.ts";
+import { isNotification, isRequest, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
+import { META_PROTOCOL_VERSION } from "../protocol/meta.ts";
+import { discard, type FetchLike, fetchSameOrigin } from "./_http.ts";
+import { type HttpAuth, resolveToken } from "./_http_auth.ts";
+import type { ToolHeaders } from "./_tool_headers.ts";
+import type { LinkProtocol } from "./transport.ts";
+
+/** What a link needs from its transport. */
+export interface LinkConfig {
+  url: URL;
+  fetch: FetchLike;
+  headers: Headers;
+  auth(): HttpAuth;
+  tools: ToolHeaders;
+  maxResponseBytes: number;
+  maxEventBytes: number;
+  maxRedirects: number;
+  reconnectDelay: number;
+  maxReconnects: number;
+  closeTimeout: number;
+}
+
+/** The link state that shapes a request's headers. */
+export interface LinkState {
+  protocol: LinkProtocol | undefined;
+  sessionId: string | undefined;
+}
+
+/** The session header's name. */
+export const SESSION_HEADER = "Mcp-Session-Id";
+
+/** The `_meta` protocol version of a modern request or notification. */
+export function modernVersion(message: JsonRpcMessage): string | undefined {
+  if (!isRequest(message) && !isNotification(message)) return undefined;
+  const meta = message.params?._meta;
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const version = (meta as Record<string, unknown>)[META_PROTOCOL_VERSION];
+  return typeof version === "string" ? version : undefined;
+}
+
+/** Whether `message` is an `initialize` request. */
+export function isInitialize(message: JsonRpcMessage): boolean {
+  return isRequest(message) && message.method === "initialize";
+}
+
+/**
+ * The headers of one request: static headers, then the protocol's (which win), then the
+ * bearer token. `session` is the session id sent, if any (a 404 then means it expired).
+ */
+export async function requestHeaders(
+  config: LinkConfig,
+  state: LinkState,
+  method: "POST" | "GET",
+  message?: JsonRpcMessage,
+): Promise<{ headers: Headers; session: string | undefined }> {
+  const { protocol, sessionId } = state;
+  const headers = new Headers(config.headers);
+  const modern = (message !== undefined && modernVersion(message) !== undefined) ||
+    protocol?.era === "modern";
+  let session: string | undefined;
+  if (method === "POST") {
+    headers.set("Content-Type", "application/json");
+    headers.set("Accept", "application/json, text/event-stream");
+  } else headers.set("Accept", "text/event-stream");
+  if (modern && message !== undefined && (isRequest(message) || isNotification(message))) {
+    const params = isRequest(message) && message.method === "tools/call"
+      ? config.tools.forCall(message.params)
+      : undefined;
+    for (const [name, value] of Object.entries(modernHeaders(message, { paramHeaders: params }))) {
+      headers.set(name, value);
+    }
+    if (!headers.has(MCP_HEADERS.protocolVersion) && protocol !== undefined) {
+      headers.set(MCP_HEADERS.protocolVersion, protocol.version);
+    }
+  } else if (!modern && !(message !== undefined && isInitialize(message))) {
+    // A (re-)initialize starts afresh: no version header, no session id.
+    if (protocol !== undefined) headers.set(MCP_HEADERS.protocolVersion, protocol.version);
+    if (sessionId !== undefined) {
+      session = sessionId;
+      headers.set(SESSION_HEADER, sessionId);
+    }
+  }
+  const token = await resolveToken(config.auth());
+  if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+  return { headers, session };
+}
+
+/** `DELETE`s a legacy session, best effort and bounded by `closeTimeout` (405 is fine). */
+export async function deleteSession(
+  config: LinkConfig,
+  session: string,
+  protocol: LinkProtocol | undefined,
+): Promise<void> {
+  try {
+    const headers = new Headers(config.headers);
+    headers.set(SESSION_HEADER, session);
+    if (protocol !== undefined) headers.set(MCP_HEADERS.protocolVersion, protocol.version);
+    const token = await resolveToken(config.auth());
+    if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+    const response = await fetchSameOrigin({
+      fetch: config.fetch,
+      url: config.url,
+      method: "DELETE",
+      headers,
+      signal: AbortSignal.timeout(config.closeTimeout),
+      maxRedirects: config.maxRedirects,
+    });
+    discard(response);
+  } catch {
+    // The session ends on the server's side sooner or later.
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Private: reading Streamable HTTP answers. JSON-RPC bodies and events decoded strictly
+ * (with a clear `protocol` error), and JSON-RPC error bodies sent with an error status.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import {
+  decodeMessage,
+  isErrorResponse,
+  isNotification,
+  isRequest,
+  isResult,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.ts";
+import { readBounded } from "./_http.ts";
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** Names a message for error texts, e.g. `the "tools/call" request`. */
+export function describe(message: JsonRpcMessage): string {
+  if (isRequest(message)) return `the "${message.method}" request`;
+  if (isNotification(message)) return `the "${message.method}" notification`;
+  return "a response";
+}
+
+/** Whether `message` is a response (a result or an error). */
+export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
+  return isResult(message) || isErrorResponse(message);
+}
+
+/** Decodes a body or event as one JSON-RPC message, or throws a `protocol` error. */
+export function decodeOrThrow(text: string, what: string): JsonRpcMessage {
+  const decoded = decodeMessage(text);
+  if (decoded.ok) return decoded.message;
+  const preview = JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+  throw new McpError(
+    `The server's answer to ${what} is not a JSON-RPC message (${decoded.detail}): ${preview}`,
+    { kind: "protocol", reason: "malformed_body", data: { reason: decoded.reason } },
+  );
+}
+
+/**
+ * Reads a JSON-RPC error from the body of an error status (lenient: a missing message
+ * becomes `HTTP <status>`, a missing id `null`); `undefined` when the body holds none.
+ */
+export async function readErrorBody(
+  response: Response,
+): Promise<JsonRpcErrorResponse | undefined> {
+  try {
+    const text = new TextDecoder().decode(await readBounded(response, ERROR_BODY_LIMIT));
+    const value = JSON.parse(text);
+    const error = value?.error;
+    if (typeof error !== "object" || error === null || !Number.isInteger(error.code)) {
+      return undefined;
+    }
+    const message = typeof error.message === "string" ? error.message : `HTTP ${response.status}`;
+    const id = typeof value.id === "string" || typeof value.id === "number" ? value.id : null;
+    const out: JsonRpcErrorResponse = { jsonrpc: "2.0", id, error: { code: error.code, message } };
+    if (error.data !== undefined) out.error.data = error.data;
+    return out;
+  } catch {
+    return undefined;
+  }
+}

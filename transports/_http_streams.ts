@@ -1,0 +1,230 @@
+/**
+ * Private: the event streams of a Streamable HTTP link. A POST's stream carries the
+ * request's notifications (and, in the legacy era, server requests) before its response;
+ * the legacy GET stream carries what the server sends unprompted. A legacy stream that
+ * ends early is resumed with a GET carrying `Last-Event-ID`, after the server's `retry:`.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import type { JsonRpcMessage, JsonRpcRequest } from "../protocol/jsonrpc.ts";
+import { isErrorResponse, isResult } from "../protocol/jsonrpc.ts";
+import {
+  abortError,
+  discard,
+  fetchSameOrigin,
+  isRetryableStatus,
+  mediaType,
+  sleep,
+  statusError,
+} from "./_http.ts";
+import { authError } from "./_http_auth.ts";
+import type { LinkConfig } from "./_http_request.ts";
+import { readSse, type SseStream } from "./_sse.ts";
+
+/** What the stream readers need from their link. */
+export interface StreamContext {
+  config: LinkConfig;
+  /** Hands a message from the server to the sink. */
+  deliver(message: JsonRpcMessage): void;
+  /** Hands the response to `request` to the sink, or throws when it is not one. */
+  deliverResponse(request: JsonRpcRequest, message: JsonRpcMessage, what: string): void;
+  warn(text: string): void;
+  /** Legacy GET headers (session, version, credentials, `Last-Event-ID`). */
+  headersFor(lastEventId?: string): Promise<{ headers: Headers; session: string | undefined }>;
+  /** Forgets the session `carried` and returns the `session_expired` error. */
+  sessionExpired(carried: string): McpError;
+  /** Decodes one event's data as a JSON-RPC message, or throws a `protocol` error. */
+  decode(text: string, what: string): JsonRpcMessage;
+}
+
+/** The POST whose event stream {@linkcode readPostStream} reads. */
+export interface PostStream {
+  request: JsonRpcRequest;
+  what: string;
+  legacy: boolean;
+  response: Response;
+  signal: AbortSignal;
+}
+
+function streamEnded(what: string, cause?: unknown): McpError {
+  return new McpError(`The server's stream for ${what} ended before the response`, {
+    kind: "transport",
+    reason: "stream_ended",
+    cause,
+  });
+}
+
+/** GETs the endpoint for an event stream (resuming after `lastEventId` when given). */
+async function getStream(
+  context: StreamContext,
+  lastEventId: string | undefined,
+  signal: AbortSignal,
+): Promise<Response> {
+  const { headers, session } = await context.headersFor(lastEventId);
+  const response = await fetchSameOrigin({
+    fetch: context.config.fetch,
+    url: context.config.url,
+    method: "GET",
+    headers,
+    signal,
+    maxRedirects: context.config.maxRedirects,
+  });
+  if (response.status === 401 || response.status === 403) {
+    discard(response);
+    throw authError(response, "the event stream request");
+  }
+  if (response.status === 404 && session !== undefined) {
+    discard(response);
+    throw context.sessionExpired(session);
+  }
+  if (response.status === 405) {
+    discard(response);
+    throw new McpError("The server offers no GET event stream (HTTP 405)", {
+      kind: "transport",
+      reason: "no_get_stream",
+    });
+  }
+  if (!response.ok) {
+    discard(response);
+    throw statusError(response, "the event stream request");
+  }
+  if (mediaType(response.headers.get("content-type")) !== "text/event-stream" || !response.body) {
+    discard(response);
+    throw new McpError("The server answered the event stream request without an event stream", {
+      kind: "protocol",
+      reason: "unexpected_content_type",
+    });
+  }
+  return response;
+}
+
+/**
+ * Reads a POST's event stream until the response to its request, delivering everything
+ * before it. Legacy streams that end early are resumed by GET with `Last-Event-ID`.
+ */
+export async function readPostStream(context: StreamContext, post: PostStream): Promise<void> {
+  const { request, what, signal } = post;
+  const { maxEventBytes, reconnectDelay, maxReconnects } = context.config;
+  let stream: SseStream = readSse(post.response.body!, { maxEventBytes });
+  let lastEventId: string | undefined;
+  let retry: number | undefined;
+  let idle = 0;
+  while (true) {
+    let progressed = false;
+    let broken: unknown;
+    try {
+      for await (const event of stream) {
+        progressed = true;
+        if (event.data === "") continue;
+        const message = context.decode(event.data, what);
+        if ((isResult(message) || isErrorResponse(message)) && message.id === request.id) {
+          context.deliverResponse(request, message, what);
+          return;
+        }
+        context.deliver(message);
+      }
+    } catch (error) {
+      if (signal.aborted) throw abortError(signal);
+      if (error instanceof McpError) throw error;
+      broken = error;
+    }
+    lastEventId = stream.lastEventId ?? lastEventId;
+    retry = stream.retry ?? retry;
+    if (!post.legacy || lastEventId === undefined) throw streamEnded(what, broken);
+    idle = progressed ? 0 : idle + 1;
+    if (idle > maxReconnects) throw streamEnded(what, broken);
+    await sleep(retry ?? reconnectDelay, signal);
+    let resumed: Response;
+    try {
+      resumed = await getStream(context, lastEventId, signal);
+    } catch (error) {
+      if (signal.aborted) throw abortError(signal);
+      if (error instanceof McpError && error.reason === "no_get_stream") {
+        throw streamEnded(what, error);
+      }
+      throw error;
+    }
+    stream = readSse(resumed.body!, { maxEventBytes });
+  }
+}
+
+function backoff(failures: number, base: number): number {
+  return Math.min(30_000, base * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * Runs the legacy GET stream until `signal` aborts: delivers every event, reconnects after
+ * a graceful close (honouring `retry:`, sending `Last-Event-ID`), backs off on failures and
+ * stops for good on 405, 401/403, an expired session, or too many failures in a row.
+ */
+export async function openGetStream(context: StreamContext, signal: AbortSignal): Promise<void> {
+  const { maxEventBytes, reconnectDelay, maxReconnects } = context.config;
+  let lastEventId: string | undefined;
+  let retry: number | undefined;
+  let failures = 0;
+  while (!signal.aborted) {
+    let wait: number;
+    try {
+      const response = await getStream(context, lastEventId, signal);
+      const stream = readSse(response.body!, { maxEventBytes });
+      try {
+        for await (const event of stream) {
+          failures = 0;
+          if (event.data === "") continue;
+          let message: JsonRpcMessage;
+          try {
+            message = context.decode(event.data, "the event stream");
+          } catch (error) {
+            context.warn(`Skipped an event on the GET stream: ${(error as Error).message}`);
+            continue;
+          }
+          context.deliver(message);
+        }
+      } finally {
+        lastEventId = stream.lastEventId ?? lastEventId;
+        retry = stream.retry ?? retry;
+      }
+      wait = retry ?? reconnectDelay;
+    } catch (error) {
+      const reason = error instanceof McpError ? error.reason : undefined;
+      if (reason === "session_expired") {
+        // (Forgetting the session also aborted this stream's signal.)
+        context.warn(`The GET event stream stopped: ${(error as McpError).message}`);
+        return;
+      }
+      if (signal.aborted || reason === "no_get_stream") return;
+      if (
+        error instanceof McpError &&
+        (error.kind === "auth" ||
+          (reason === "http_status" && !isRetryableStatus(statusOf(error))))
+      ) {
+        context.warn(`The GET event stream stopped: ${error.message}`);
+        return;
+      }
+      failures++;
+      if (failures > maxReconnects) {
+        context.warn(`The GET event stream stopped after ${failures} failures: ${String(error)}`);
+        return;
+      }
+      wait = retryAfterOf(error) ?? backoff(failures, retry ?? reconnectDelay);
+    }
+    try {
+      await sleep(wait, signal);
+    } catch {
+      return;
+    }
+  }
+}
+
+function statusOf(error: McpError): number {
+  const status = (error.data as { status?: unknown } | undefined)?.status;
+  return typeof status === "number" ? status : 0;
+}
+
+function retryAfterOf(error: unknown): number | undefined {
+  if (!(error instanceof McpError)) return undefined;
+  const after = (error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof after === "number" ? after : undefined;
+}

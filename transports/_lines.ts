@@ -1,0 +1,149 @@
+/**
+ * Newline framing for byte streams (stdio): splits UTF-8 bytes into lines with a bounded
+ * buffer. Private to the package.
+ *
+ * @module
+ */
+
+/** Callbacks and limits for {@linkcode lineSplitter}. */
+export interface LineSplitterOptions {
+  /** The longest line kept, in bytes, without its `\n` (and `\r`). */
+  maxLineBytes: number;
+  /** Receives each non-blank line, decoded, without its line ending. */
+  onLine(line: string): void;
+  /**
+   * Receives the length of each line that went over `maxLineBytes`, once the line has
+   * ended. Its bytes were dropped as they arrived.
+   */
+  onOversized(bytes: number): void;
+}
+
+/** A push-based line splitter from {@linkcode lineSplitter}. */
+export interface LineSplitter {
+  /** Feeds the next chunk of bytes. */
+  push(chunk: Uint8Array): void;
+  /** Ends the input: a last line without `\n` is still delivered. */
+  end(): void;
+  /** Bytes held for the current unfinished line (at most `maxLineBytes`). */
+  readonly bufferedBytes: number;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+function isBlank(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0b && c !== 0x0c) return false;
+  }
+  return true;
+}
+
+/**
+ * Splits UTF-8 bytes into lines. `\n` ends a line; a `\r` before it is dropped; blank
+ * lines are skipped; invalid UTF-8 becomes U+FFFD (the JSON decoder judges the rest).
+ * A line longer than `maxLineBytes` is never held in memory: its bytes are dropped as they
+ * arrive and `onOversized` reports it when it ends.
+ *
+ * @param options The limit and the callbacks.
+ * @returns The splitter.
+ *
+ * @example
+ * ```ts
+ * import { lineSplitter } from "./_lines.ts";
+ *
+ * const lines: string[] = [];
+ * const splitter = lineSplitter({ maxLineBytes: 8, onLine: (l) => lines.push(l), onOversized: () => {} });
+ * splitter.push(new TextEncoder().encode("a\r\n\nb"));
+ * splitter.push(new TextEncoder().encode("c\n"));
+ * if (lines.join() !== "a,bc") throw new Error(lines.join());
+ * ```
+ */
+export function lineSplitter(options: LineSplitterOptions): LineSplitter {
+  const { maxLineBytes, onLine, onOversized } = options;
+  const decoder = new TextDecoder();
+  let parts: Uint8Array[] = [];
+  let held = 0;
+  let skipping = false; // the current line went over the limit
+  let skipped = 0; // its length so far
+
+  function emit(bytes: Uint8Array): void {
+    let end = bytes.length;
+    if (end > 0 && bytes[end - 1] === CR) end--;
+    if (end === 0) return;
+    const line = decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
+    if (!isBlank(line)) onLine(line);
+  }
+
+  function finishLine(tail: Uint8Array): void {
+    if (skipping) {
+      const total = skipped + tail.length;
+      skipping = false;
+      skipped = 0;
+      onOversized(total);
+      return;
+    }
+    let line = tail;
+    if (held > 0) {
+      line = new Uint8Array(held + tail.length);
+      let offset = 0;
+      for (const part of parts) {
+        line.set(part, offset);
+        offset += part.length;
+      }
+      line.set(tail, offset);
+      parts = [];
+      held = 0;
+    }
+    // A trailing \r does not count toward the limit.
+    const length = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
+    if (length > maxLineBytes) onOversized(line.length);
+    else emit(line);
+  }
+
+  function hold(piece: Uint8Array): void {
+    if (skipping) {
+      skipped += piece.length;
+      return;
+    }
+    // One byte of slack for a \r that may precede the \n in the next chunk.
+    if (held + piece.length > maxLineBytes + 1) {
+      skipping = true;
+      skipped = held + piece.length;
+      parts = [];
+      held = 0;
+      return;
+    }
+    // Copy: a subarray would keep the runtime's whole read buffer alive.
+    parts.push(piece.slice());
+    held += piece.length;
+  }
+
+  return {
+    push(chunk: Uint8Array): void {
+      let start = 0;
+      while (start < chunk.length) {
+        const newline = chunk.indexOf(LF, start);
+        if (newline === -1) {
+          hold(chunk.subarray(start));
+          return;
+        }
+        const tail = chunk.subarray(start, newline);
+        if (!skipping && held + tail.length > maxLineBytes + 1) {
+          skipping = true;
+          skipped = held;
+          parts = [];
+          held = 0;
+        }
+        finishLine(tail);
+        start = newline + 1;
+      }
+    },
+    end(): void {
+      if (skipping || held > 0) finishLine(new Uint8Array(0));
+    },
+    get bufferedBytes(): number {
+      return held;
+    },
+  };
+}

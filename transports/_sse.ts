@@ -1,0 +1,118 @@
+/**
+ * Private: server-sent events read from a streaming HTTP body with `eventsource-parser`,
+ * with a maximum event size. Comments (keep-alives) are skipped.
+ *
+ * @module
+ */
+
+import { createParser } from "eventsource-parser";
+import { McpError } from "../protocol/errors.ts";
+
+/** One dispatched event. */
+export interface SseEvent {
+  /** The event's `id:`, when its block carried one. */
+  id?: string;
+  /** The event type, when the stream named one. */
+  event?: string;
+  /** The event's data (`data:` lines joined with `\n`); `""` for a priming event. */
+  data: string;
+  /** The latest `retry:` value seen on the stream so far, in milliseconds. */
+  retry?: number;
+}
+
+/** The events of one stream, with what a reconnect needs once they end. */
+export interface SseStream extends AsyncIterable<SseEvent> {
+  /** The last event id the stream set (also by blocks without data). */
+  readonly lastEventId: string | undefined;
+  /** The latest `retry:` value, in milliseconds. */
+  readonly retry: number | undefined;
+}
+
+/** Options for {@linkcode readSse}. */
+export interface ReadSseOptions {
+  /** The largest event accepted, in bytes of data (and characters buffered while parsing). */
+  maxEventBytes: number;
+}
+
+const encoder = new TextEncoder();
+
+function byteLength(text: string, limit: number): number {
+  // UTF-16 length ≤ UTF-8 length ≤ 3 × UTF-16 length: only encode when it matters.
+  if (text.length > limit || text.length * 3 <= limit) return text.length;
+  return encoder.encode(text).length;
+}
+
+/**
+ * Reads the events of an SSE body. Iterating consumes the body; leaving the loop early
+ * (or an error) cancels it. An event over `maxEventBytes` throws an `McpError` of kind
+ * `protocol` (reason `event_too_large`) after cancelling the stream.
+ *
+ * @param body The response body.
+ * @param options The size limit.
+ * @returns The events, plus the last event id and retry delay.
+ */
+export function readSse(body: ReadableStream<Uint8Array>, options: ReadSseOptions): SseStream {
+  const limit = options.maxEventBytes;
+  let lastEventId: string | undefined;
+  let retry: number | undefined;
+  let overflow = false;
+  const ready: SseEvent[] = [];
+  const parser = createParser({
+    maxBufferSize: limit,
+    onId(id) {
+      lastEventId = id === "" ? undefined : id;
+    },
+    onRetry(ms) {
+      retry = ms;
+    },
+    onEvent(message) {
+      if (byteLength(message.data, limit) > limit) {
+        overflow = true;
+        return;
+      }
+      const event: SseEvent = { data: message.data };
+      if (message.id !== undefined && message.id !== "") event.id = message.id;
+      if (message.event !== undefined) event.event = message.event;
+      if (retry !== undefined) event.retry = retry;
+      ready.push(event);
+    },
+    onError(error) {
+      if (error.type === "max-buffer-size-exceeded") overflow = true;
+      // Invalid `retry:` values and unknown fields are ignored, as browsers do.
+    },
+  });
+
+  async function* events(): AsyncGenerator<SseEvent> {
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    let finished = false;
+    try {
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) {
+          finished = true;
+          return;
+        }
+        parser.feed(value);
+        if (overflow) {
+          throw new McpError(
+            `The server sent a stream event larger than the limit of ${limit} bytes`,
+            { kind: "protocol", reason: "event_too_large", data: { limit } },
+          );
+        }
+        while (ready.length > 0) yield ready.shift()!;
+      }
+    } finally {
+      if (!finished) await reader.cancel().catch(() => {});
+    }
+  }
+
+  return {
+    get lastEventId() {
+      return lastEventId;
+    },
+    get retry() {
+      return retry;
+    },
+    [Symbol.asyncIterator]: events,
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * One stdio link: the machinery behind `stdio().open()`. Private to the package.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
+import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
+import { lineSplitter } from "./_lines.ts";
+import { byteRing } from "./_ring.ts";
+import type { StdioLink, StdioStderr } from "./stdio.ts";
+import type { TransportSink } from "./transport.ts";
+
+/** How long an exited process's pipes may take to drain (a grandchild may hold them). */
+const DRAIN_MS = 1_000;
+/** How much stderr goes into the message of an exit error. */
+const MESSAGE_TAIL_CHARS = 1_000;
+
+/** Resolves `true` when `promise` settles within `ms`, `false` otherwise. */
+function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    promise.then(
+      () => (clearTimeout(timer), resolve(true)),
+      () => (clearTimeout(timer), resolve(true)),
+    );
+  });
+}
+
+function messageTail(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= MESSAGE_TAIL_CHARS) return trimmed;
+  return "…" + trimmed.slice(-MESSAGE_TAIL_CHARS).trimStart();
+}
+
+function exitError(status: ExitStatus, stderr: string): McpError {
+  const how = status.signal
+    ? `was killed by ${status.signal}`
+    : `exited with code ${status.code ?? "unknown"}`;
+  const tail = messageTail(stderr);
+  return new McpError(
+    `The server process ${how}${tail ? `; its stderr ends with:\n${tail}` : ""}`,
+    { kind: "transport", reason: "process_exited" },
+  );
+}
+
+/** What a link needs from the transport's options (validated by `stdio`). */
+export interface LinkSettings {
+  /** What to do with stderr. */
+  stderr: StdioStderr;
+  /** How many bytes of stderr to keep. */
+  stderrTailBytes: number;
+  /** The longest line accepted from stdout. */
+  maxMessageBytes: number;
+  /** Milliseconds between closing stdin and SIGTERM. */
+  closeGracePeriod: number;
+  /** Milliseconds between SIGTERM and SIGKILL. */
+  terminateGracePeriod: number;
+}
+
+/**
+ * Runs one link over a spawned server process: reads stdout into messages, drains stderr,
+ * writes messages to stdin, reports an exit once, and escalates on `close()`.
+ *
+ * @param child The server process.
+ * @param sink Where messages and the end of the link go.
+ * @param settings The validated options.
+ * @returns The link.
+ */
+export function startLink(
+  child: ChildProcess,
+  sink: TransportSink,
+  settings: LinkSettings,
+): StdioLink {
+  const encoder = new TextEncoder();
+  const ring = byteRing(settings.stderr === "ignore" ? 0 : settings.stderrTailBytes);
+  const writer = child.stdin.getWriter();
+  writer.closed.catch(() => {});
+  const pendingWrites = new Set<(error: McpError) => void>();
+  const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  let status: ExitStatus | undefined;
+  let closing = false; // close() was called
+  let ended = false; // no more writes: closing, exited, or stdout gone
+  let reported = false;
+  let closePromise: Promise<void> | undefined;
+
+  const warn = (text: string) => {
+    try {
+      sink.warn?.(`stdio: ${text}`);
+    } catch {
+      // A throwing logger must not break the link.
+    }
+  };
+
+  const report = (error: McpError) => {
+    if (reported || closing) return;
+    reported = true;
+    ended = true;
+    writer.abort().catch(() => {}); // release stdin; queued writes already failed
+    try {
+      sink.closed(error);
+    } catch (thrown) {
+      warn(`the closed handler threw: ${(thrown as Error)?.name ?? "error"}`);
+    }
+  };
+
+  const failWrites = (error: McpError) => {
+    for (const reject of pendingWrites) reject(error);
+    pendingWrites.clear();
+  };
+
+  const splitter = lineSplitter({
+    maxLineBytes: settings.maxMessageBytes,
+    onLine(line) {
+      if (closing) return;
+      const decoded = decodeMessage(line);
+      if (!decoded.ok) {
+        warn(`skipped a line from the server that is not a JSON-RPC message (${decoded.reason})`);
+        return;
+      }
+      try {
+        sink.message(decoded.message);
+      } catch (error) {
+        warn(`the message handler threw: ${(error as Error)?.name ?? "error"}`);
+      }
+    },
+    onOversized(bytes) {
+      warn(
+        `skipped a ${bytes}-byte message from the server: over maxMessageBytes ` +
+          `(${settings.maxMessageBytes})`,
+      );
+    },
+  });
+
+  async function pump(
+    stream: ReadableStream<Uint8Array>,
+    onChunk: (chunk: Uint8Array) => void,
+  ): Promise<void> {
+    let reader: ReadableStreamDefaultReader<Uint8Array>;
+    try {
+      reader = stream.getReader();
+    } catch {
+      return;
+    }
+    readers.push(reader);
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        if (value && value.length > 0) onChunk(value);
+      }
+    } catch {
+      // The pipe broke or was cancelled: the same as its end.
+    }
+  }
+
+  const stdoutDone = pump(child.stdout, (chunk) => splitter.push(chunk)).then(() => splitter.end());
+
+  const forward = settings.stderr;
+  const stderrDecoder = new TextDecoder();
+  const stderrDone = pump(child.stderr, (chunk) => {
+    ring.write(chunk);
+    if (forward === "inherit") writeParentStderr(chunk);
+    else if (typeof forward === "function") {
+      try {
+        const text = stderrDecoder.decode(chunk, { stream: true });
+        if (text) forward(text);
+      } catch {
+        // A throwing stderr callback must not break the link.
+      }
+    }
+  });
+
+  const cancelReaders = () => {
+    for (const reader of readers) reader.cancel().catch(() => {});
+  };
+
+  void child.exited.then(async (exit) => {
+    status = exit;
+    ended = true;
+    failWrites(
+      new McpError("The server process has exited", {
+        kind: "transport",
+        reason: "process_exited",
+      }),
+    );
+    if (closing) return;
+    // Deliver what the server wrote before it ended, and read its last words on stderr.
+    const drained = await within(Promise.all([stdoutDone, stderrDone]), DRAIN_MS);
+    if (!drained) cancelReaders();
+    report(exitError(exit, ring.text()));
+  });
+
+  // The server closed its stdout but lives on: nothing more can arrive, so end the link.
+  void stdoutDone.then(async () => {
+    if (closing || status) return;
+    if (await within(child.exited, DRAIN_MS)) return; // the exit handler reports
+    if (closing) return;
+    report(
+      new McpError("The server process closed its stdout", {
+        kind: "transport",
+        reason: "stdout_closed",
+      }),
+    );
+    void terminate();
+  });
+
+  async function terminate(): Promise<void> {
+    ended = true;
+    writer.close().catch(() => {}); // not awaited: a full pipe would keep it pending
+    if (!(await within(child.exited, settings.closeGracePeriod))) {
+      child.kill("SIGTERM");
+      if (!(await within(child.exited, settings.terminateGracePeriod))) {
+        child.kill("SIGKILL");
+        await within(child.exited, Math.max(settings.terminateGracePeriod, DRAIN_MS));
+      }
+    }
+    if (!(await within(Promise.all([stdoutDone, stderrDone]), 100))) cancelReaders();
+  }
+
+  return {
+    pid: child.pid,
+    exited: child.exited,
+    stderrTail: () => ring.text(),
+    send(message: JsonRpcMessage): Promise<void> {
+      if (ended) {
+        return Promise.reject(
+          closing
+            ? new McpError("The stdio link is closed", { kind: "transport", reason: "closed" })
+            : new McpError("The server process has exited", {
+              kind: "transport",
+              reason: "process_exited",
+            }),
+        );
+      }
+      let bytes: Uint8Array;
+      try {
+        bytes = encoder.encode(JSON.stringify(message) + "\n");
+      } catch (error) {
+        return Promise.reject(
+          new TypeError("The message cannot be serialized as JSON", { cause: error }),
+        );
+      }
+      return new Promise<void>((resolve, reject) => {
+        pendingWrites.add(reject);
+        writer.write(bytes).then(
+          () => {
+            pendingWrites.delete(reject);
+            resolve();
+          },
+          (error) => {
+            pendingWrites.delete(reject);
+            reject(
+              new McpError("Cannot write to the server process", {
+                kind: "transport",
+                reason: status ? "process_exited" : "write_failed",
+                cause: error,
+              }),
+            );
+          },
+        );
+      });
+    },
+    setProtocol(): void {
+      // stdio carries no protocol-dependent framing.
+    },
+    close(): Promise<void> {
+      if (!closePromise) {
+        closing = true;
+        failWrites(
+          new McpError("The stdio link is closed", { kind: "transport", reason: "closed" }),
+        );
+        closePromise = terminate();
+      }
+      return closePromise;
+    },
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * The stdio transport: the client starts the server as a child process and exchanges
+ * newline-delimited JSON-RPC over its stdin and stdout.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import type { InheritEnv } from "../runtime/env.ts";
+import {
+  type ChildProcess,
+  type ExitStatus,
+  type SpawnOptions,
+  spawnProcess,
+} from "../runtime/spawn.ts";
+import { startLink } from "./_stdio_link.ts";
+import type { Transport, TransportLink, TransportSink } from "./transport.ts";
+
+/**
+ * What happens to the server's stderr. It is always read, so the server never blocks on a
+ * full pipe.
+ *
+ * - `"buffer"` (default): keep the last `stderrTailBytes` (see `stderrTail()`; the tail
+ *   also goes into the error when the process exits);
+ * - `"inherit"`: also copy it to this process's stderr as it arrives;
+ * - `"ignore"`: discard it;
+ * - a function: also call it with each decoded chunk (not split into lines).
+ *
+ * @example Prefix the server's log lines
+ * ```ts
+ * import type { StdioStderr } from "./stdio.ts";
+ *
+ * const stderr: StdioStderr = (chunk) => console.error(`[server] ${chunk.trimEnd()}`);
+ * ```
+ */
+export type StdioStderr = "buffer" | "inherit" | "ignore" | ((chunk: string) => void);
+
+/**
+ * Options for {@linkcode stdio}.
+ *
+ * @example
+ * ```ts
+ * import type { StdioOptions } from "./stdio.ts";
+ *
+ * const options: StdioOptions = {
+ *   command: "uvx",
+ *   args: ["mcp-server-fetch"],
+ *   env: { FETCH_USER_AGENT: "my-agent" },
+ *   stderr: "inherit",
+ *   closeGracePeriod: 500,
+ * };
+ * ```
+ */
+export interface StdioOptions {
+  /** The server's executable: a name looked up in `PATH`, or a path. */
+  command: string;
+  /** Its arguments. */
+  args?: readonly string[];
+  /**
+   * Variables for the server, merged over the inherited ones. By default the server
+   * inherits only a short list of harmless variables (`PATH`, `HOME`, locale…; see
+   * `SAFE_ENV_NAMES`), not your whole environment: pass what it needs (an API key) here.
+   */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * Which of this process's variables the server inherits: `"safe"` (default), `"all"`,
+   * `"none"`, or a list of names.
+   */
+  inheritEnv?: InheritEnv;
+  /** The server's working directory (default this process's). */
+  cwd?: string;
+  /** What to do with the server's stderr (default `"buffer"`). */
+  stderr?: StdioStderr;
+  /** How many bytes of stderr to keep (default 64 KiB). */
+  stderrTailBytes?: number;
+  /**
+   * The largest message accepted from the server, in bytes (default 4 MiB). A longer line
+   * is dropped as it arrives, with a warning.
+   */
+  maxMessageBytes?: number;
+  /**
+   * On `close()`, how long to wait after closing the server's stdin before sending
+   * SIGTERM, in milliseconds (default 2000).
+   */
+  closeGracePeriod?: number;
+  /** On `close()`, how long to wait after SIGTERM before SIGKILL, in ms (default 2000). */
+  terminateGracePeriod?: number;
+  /** Starts the process (default `spawnProcess`); for wrapping or tests. */
+  spawn?: (options: SpawnOptions) => ChildProcess;
+}
+
+/**
+ * A live stdio link: one server process.
+ *
+ * @example Show why a server died
+ * ```ts ignore
+ * import { stdio } from "./stdio.ts";
+ *
+ * const link = await stdio({ command: "my-mcp-server" }).open({
+ *   message: () => {},
+ *   closed: (error) => console.error(error.message),
+ * });
+ * const { code } = await link.exited;
+ * console.error(`exit ${code}:`, link.stderrTail());
+ * ```
+ */
+export interface StdioLink extends TransportLink {
+  /** The server's process id. */
+  readonly pid: number;
+  /** Settles when the server process has ended. */
+  readonly exited: Promise<ExitStatus>;
+  /** The last bytes the server wrote to stderr, decoded (empty with `stderr: "ignore"`). */
+  stderrTail(): string;
+}
+
+/**
+ * The stdio {@linkcode Transport}, with access to the latest server's stderr.
+ *
+ * @example
+ * ```ts
+ * import { stdio } from "./stdio.ts";
+ *
+ * const transport = stdio({ command: "my-mcp-server" }); // nothing starts until open()
+ * if (transport.kind !== "stdio" || transport.stderrTail() !== "") throw new Error();
+ * ```
+ */
+export interface StdioTransport extends Transport {
+  /** Always `"stdio"`. */
+  readonly kind: "stdio";
+  /** Starts a server process. */
+  open(sink: TransportSink): Promise<StdioLink>;
+  /** The stderr tail of the most recently opened server process (empty before any). */
+  stderrTail(): string;
+}
+
+const KIB = 1024;
+const DEFAULTS = {
+  stderrTailBytes: 64 * KIB,
+  maxMessageBytes: 4 * KIB * KIB,
+  closeGracePeriod: 2_000,
+  terminateGracePeriod: 2_000,
+};
+function check(options: StdioOptions): Required<Omit<StdioOptions, "env" | "cwd" | "args">> {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("stdio options must be an object");
+  }
+  if (typeof options.command !== "string" || options.command === "") {
+    throw new TypeError("command must be a non-empty string");
+  }
+  if (options.args !== undefined && !Array.isArray(options.args)) {
+    throw new TypeError("args must be an array of strings");
+  }
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (typeof value !== "string") throw new TypeError(`env.${name} must be a string`);
+  }
+  const stderr = options.stderr ?? "buffer";
+  if (typeof stderr !== "function" && !["buffer", "inherit", "ignore"].includes(stderr)) {
+    throw new TypeError('stderr must be "buffer", "inherit", "ignore" or a function');
+  }
+  const numbers = { ...DEFAULTS };
+  for (const key of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+      throw new RangeError(`${key} must be a finite number >= 0`);
+    }
+    numbers[key] = value;
+  }
+  if (numbers.maxMessageBytes < 1) throw new RangeError("maxMessageBytes must be >= 1");
+  return {
+    command: options.command,
+    inheritEnv: options.inheritEnv ?? "safe",
+    stderr,
+    spawn: options.spawn ?? spawnProcess,
+    ...numbers,
+  };
+}
+
+/**
+ * A transport that runs an MCP server as a child process and speaks newline-delimited
+ * JSON-RPC over its stdin and stdout (protocol.md §3).
+ *
+ * - The server gets a minimal environment plus `env`, not your whole environment
+ *   (`inheritEnv: "all"` to change that): API keys in your shell stay out of servers you
+ *   did not give them to.
+ * - Lines that are not JSON-RPC, and lines over `maxMessageBytes`, are skipped with a
+ *   warning (through the sink's `warn`); their content is never logged.
+ * - stderr is always read; its tail is kept and shown in the error when the process
+ *   exits on its own.
+ * - `close()` closes the server's stdin, waits `closeGracePeriod`, sends SIGTERM, waits
+ *   `terminateGracePeriod`, then sends SIGKILL.
+ * - Each `open()` starts a new process, so a client reconnects by opening again.
+ *
+ * @param options The command and how to run it.
+ * @returns The transport.
+ * @throws {TypeError} / {RangeError} on invalid options.
+ *
+ * @example Connect a client to a server started with npx
+ * ```ts ignore
+ * import { connect, stdio } from "../mod.ts";
+ *
+ * const client = await connect(stdio({
+ *   command: "npx",
+ *   args: ["-y", "@modelcontextprotocol/server-everything"],
+ *   env: { LOG_LEVEL: "debug" },
+ *   stderr: "inherit",
+ * }));
+ * ```
+ *
+ * @example Open a link by hand
+ * ```ts ignore
+ * import { stdio } from "./stdio.ts";
+ *
+ * const transport = stdio({ command: "my-mcp-server" });
+ * const link = await transport.open({
+ *   message: (message) => console.log("from server", message),
+ *   closed: (error) => console.error(error.message),
+ *   warn: (text) => console.warn(text),
+ * });
+ * await link.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+ * await link.close();
+ * ```
+ */
+export function stdio(options: StdioOptions): StdioTransport {
+  const settings = check(options);
+  const args = [...(options.args ?? [])];
+  const env = options.env ? { ...options.env } : undefined;
+  let latest: StdioLink | undefined;
+  return {
+    kind: "stdio",
+    open(sink: TransportSink): Promise<StdioLink> {
+      let child: ChildProcess;
+      try {
+        child = settings.spawn({
+          command: settings.command,
+          args,
+          env,
+          inheritEnv: settings.inheritEnv,
+          cwd: options.cwd,
+        });
+      } catch (error) {
+        if (error instanceof McpError || error instanceof TypeError) {
+          return Promise.reject(error);
+        }
+        return Promise.reject(
+          new McpError(`Cannot start "${settings.command}"`, {
+            kind: "transport",
+            reason: "spawn_failed",
+            cause: error,
+          }),
+        );
+      }
+      latest = startLink(child, sink, settings);
+      return Promise.resolve(latest);
+    },
+    stderrTail(): string {
+      return latest?.stderrTail() ?? "";
+    },
+  };
+}

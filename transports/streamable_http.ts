@@ -1,0 +1,242 @@
+/**
+ * The Streamable HTTP transport, in both eras: {@linkcode streamableHttp}.
+ *
+ * Modern (2026-07-28) messages are stateless POSTs carrying `MCP-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name` and the tool's `Mcp-Param-*` headers. Legacy (2025-11-25,
+ * 2025-06-18) links keep the `Mcp-Session-Id`, listen on the GET stream, resume streams
+ * with `Last-Event-ID`, and `DELETE` the session on close. Answers come as JSON or as an
+ * event stream; redirects are followed only within the endpoint's origin.
+ *
+ * @module
+ */
+
+import type { FetchLike } from "./_http.ts";
+import { checkAuth, type HttpAuth } from "./_http_auth.ts";
+import { type LinkConfig, openLink } from "./_http_link.ts";
+import { toolHeaders } from "./_tool_headers.ts";
+import type { Transport, TransportLink, TransportSink } from "./transport.ts";
+
+export type { FetchLike } from "./_http.ts";
+export type { HttpAuth } from "./_http_auth.ts";
+
+/**
+ * Options for {@linkcode streamableHttp}.
+ *
+ * @example Credentials, an extra header and tighter limits
+ * ```ts
+ * import { streamableHttp, type StreamableHttpOptions } from "./streamable_http.ts";
+ *
+ * const options: StreamableHttpOptions = {
+ *   headers: { "X-Team": "docs" },
+ *   auth: () => "a-fresh-token",
+ *   credentialId: "alice",
+ *   maxResponseBytes: 1024 * 1024,
+ *   maxEventBytes: 256 * 1024,
+ * };
+ * const transport = streamableHttp("https://mcp.example.com/mcp", options);
+ * if (transport.credentialId !== "alice") throw new Error("unexpected");
+ * ```
+ */
+export interface StreamableHttpOptions {
+  /**
+   * Headers sent with every request (e.g. an API key header). The protocol's own headers
+   * (`Content-Type`, `Accept`, `Mcp-*`, and `Authorization` when `auth` is set) win.
+   */
+  headers?: HeadersInit;
+  /**
+   * Credentials sent as `Authorization: Bearer <token>`: `{ bearer }` for a fixed token, or
+   * a function called before each request (it may refresh and return a new token).
+   */
+  auth?: HttpAuth;
+  /**
+   * Names whose tokens an `auth` function returns (e.g. a user id), so results the server
+   * marked private can be cached per credential.
+   */
+  credentialId?: string;
+  /** The `fetch` to use (default `globalThis.fetch`), e.g. a Hono app's `app.fetch`. */
+  fetch?: FetchLike;
+  /** The largest response body read, in bytes (default 16 MiB). */
+  maxResponseBytes?: number;
+  /** The largest single event on an event stream, in bytes (default 4 MiB). */
+  maxEventBytes?: number;
+  /** How many same-origin redirects one request may follow (default 5). */
+  maxRedirects?: number;
+  /** The wait before reconnecting a stream when the server sent no `retry:` (default 1000 ms). */
+  reconnectDelay?: number;
+  /** Reconnects of a stream in a row without any event before giving up (default 5). */
+  maxReconnects?: number;
+  /** How long `close()` waits for the session `DELETE` (default 2000 ms). */
+  closeTimeout?: number;
+}
+
+/**
+ * Options for {@linkcode StreamableHttpTransport.setAuth}.
+ *
+ * @example
+ * ```ts
+ * import { type SetAuthOptions, streamableHttp } from "./streamable_http.ts";
+ *
+ * const transport = streamableHttp("https://mcp.example.com/mcp");
+ * const options: SetAuthOptions = { credentialId: "bob" };
+ * transport.setAuth(() => "bobs-token", options);
+ * if (transport.credentialId !== "bob") throw new Error("unexpected");
+ * ```
+ */
+export interface SetAuthOptions {
+  /** Names whose tokens an `auth` function returns (see {@linkcode StreamableHttpOptions}). */
+  credentialId?: string;
+}
+
+/**
+ * The Streamable HTTP {@linkcode Transport}, with its endpoint and credential controls.
+ *
+ * @example Swap the credentials
+ * ```ts
+ * import { streamableHttp, type StreamableHttpTransport } from "./streamable_http.ts";
+ *
+ * const transport: StreamableHttpTransport = streamableHttp("https://mcp.example.com/mcp", {
+ *   auth: { bearer: "old-token" },
+ * });
+ * transport.setAuth({ bearer: "new-token" });
+ * if (transport.kind !== "http" || transport.url.pathname !== "/mcp") throw new Error();
+ * ```
+ */
+export interface StreamableHttpTransport extends Transport {
+  /** Always `"http"`. */
+  readonly kind: "http";
+  /** The MCP endpoint. */
+  readonly url: URL;
+  /** The current credential id (see {@linkcode StreamableHttpOptions.credentialId}). */
+  readonly credentialId: string | undefined;
+  /**
+   * Replaces the credentials sent from the next request on, on every open link. The
+   * client's `setAuth()` calls this and then reconnects.
+   *
+   * @throws {TypeError} When `auth` is not one of the accepted forms.
+   */
+  setAuth(auth: HttpAuth, options?: SetAuthOptions): void;
+}
+
+const MiB = 1024 * 1024;
+
+function positiveInteger(value: unknown, key: string, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
+    throw new TypeError(`options.${key} must be an integer of at least ${min}`);
+  }
+  return value;
+}
+
+function endpoint(url: unknown): URL {
+  if (typeof url !== "string" && !(url instanceof URL)) {
+    throw new TypeError("url must be a string or a URL");
+  }
+  let parsed: URL;
+  try {
+    parsed = url instanceof URL ? new URL(url.href) : new URL(String(url));
+  } catch {
+    throw new TypeError("url must be an absolute http: or https: URL");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TypeError("url must be an absolute http: or https: URL");
+  }
+  parsed.hash = "";
+  return parsed;
+}
+
+function staticHeaders(init: unknown): Headers {
+  if (init === undefined) return new Headers();
+  try {
+    return new Headers(init as HeadersInit);
+  } catch {
+    throw new TypeError("options.headers must hold valid header names and values");
+  }
+}
+
+/**
+ * A Streamable HTTP transport for `url`: hand it to `createClient({ transport })` or open
+ * links yourself. Options are checked at once; a bad one throws `TypeError` naming it.
+ *
+ * Errors from a link are `McpError`s: kind `auth` for 401/403 (with the status and the
+ * `WWW-Authenticate` challenge, never the token), kind `transport` with reason
+ * `http_status` for 408/429/5xx (`data` holds `status` and `retryAfterMs`),
+ * `session_expired` for a 404 on a legacy session, `redirect_refused` for a redirect to
+ * another origin, and kind `protocol` for bodies that are not JSON-RPC or are too large.
+ *
+ * @param url The MCP endpoint, e.g. `https://example.com/mcp`.
+ * @param options Headers, credentials, `fetch` and limits.
+ * @returns The transport.
+ *
+ * @example Answer in-process with an injected `fetch`
+ * ```ts
+ * import { streamableHttp } from "./streamable_http.ts";
+ * import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
+ *
+ * const transport = streamableHttp("https://mcp.example.com/mcp", {
+ *   auth: { bearer: "token-1" },
+ *   fetch: async (input, init) => {
+ *     const request = new Request(input, init);
+ *     const message = await request.json();
+ *     if (request.headers.get("authorization") !== "Bearer token-1") throw new Error("no token");
+ *     return Response.json({ jsonrpc: "2.0", id: message.id, result: {} });
+ *   },
+ * });
+ * const received: JsonRpcMessage[] = [];
+ * const link = await transport.open({ message: (m) => received.push(m), closed() {} });
+ * await link.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+ * await link.close();
+ * if (received.length !== 1) throw new Error("expected the response");
+ * ```
+ */
+export function streamableHttp(
+  url: string | URL,
+  options: StreamableHttpOptions = {},
+): StreamableHttpTransport {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("options must be an object");
+  }
+  const target = endpoint(url);
+  let auth = checkAuth(options.auth, "options.auth");
+  if (options.credentialId !== undefined && typeof options.credentialId !== "string") {
+    throw new TypeError("options.credentialId must be a string");
+  }
+  let credentialId = options.credentialId;
+  if (options.fetch !== undefined && typeof options.fetch !== "function") {
+    throw new TypeError("options.fetch must be a function");
+  }
+  const fetchFn: FetchLike = options.fetch ??
+    ((input, init) => globalThis.fetch(input, init));
+  const config: LinkConfig = {
+    url: target,
+    fetch: fetchFn,
+    headers: staticHeaders(options.headers),
+    auth: () => auth,
+    tools: toolHeaders(),
+    maxResponseBytes: positiveInteger(options.maxResponseBytes, "maxResponseBytes", 16 * MiB),
+    maxEventBytes: positiveInteger(options.maxEventBytes, "maxEventBytes", 4 * MiB),
+    maxRedirects: positiveInteger(options.maxRedirects, "maxRedirects", 5, 0),
+    reconnectDelay: positiveInteger(options.reconnectDelay, "reconnectDelay", 1000, 0),
+    maxReconnects: positiveInteger(options.maxReconnects, "maxReconnects", 5, 0),
+    closeTimeout: positiveInteger(options.closeTimeout, "closeTimeout", 2000),
+  };
+  return {
+    kind: "http",
+    get url(): URL {
+      return new URL(target.href);
+    },
+    get credentialId(): string | undefined {
+      return credentialId;
+    },
+    setAuth(next: HttpAuth, setOptions: SetAuthOptions = {}): void {
+      const checked = checkAuth(next, "auth");
+      if (setOptions.credentialId !== undefined && typeof setOptions.credentialId !== "string") {
+        throw new TypeError("options.credentialId must be a string");
+      }
+      auth = checked;
+      credentialId = setOptions.credentialId;
+    },
+    open(sink: TransportSink): Promise<TransportLink> {
+      return Promise.resolve(openLink(config, sink));
+    },
+  };
+}
