@@ -79,6 +79,13 @@ if (missing.length) {
 const deno = bin("deno");
 const entries = ["mod.ts", "http.ts"];
 run("deno check", deno, ["check", ...entries, "tests/all.ts", "bun.test.ts", ...extraCheck()]);
+run("deno check (edge: no deno.ns)", deno, [
+  "check",
+  "--config",
+  "tests/edge/deno.edge.json",
+  "http.ts",
+  "tests/edge/_worker.ts",
+]);
 run("deno lint", deno, ["lint"]);
 run("deno fmt --check", deno, ["fmt", "--check"]);
 run("deno doc --lint", deno, ["doc", "--lint", ...entries]);
@@ -88,6 +95,12 @@ run("deno test --doc", deno, ["test", "--doc", ...DENO_ALLOW, ...entries, ...SOU
   count: denoCount,
 });
 run("bun test", bin("bun"), ["test", "--timeout", "60000", "./bun.test.ts"], { count: bunCount });
+run("conformance", process.execPath, ["scripts/conformance.mjs"], { count: conformanceCount });
+
+function conformanceCount(output) {
+  const line = [...output.matchAll(/^conformance: (\d+) passed, (\d+) failed$/gm)].at(-1);
+  return line ? { passed: Number(line[1]), failed: Number(line[2]) } : { passed: 0, failed: 0 };
+}
 
 function extraCheck() {
   return ["examples", "conformance", "bench", "scripts"].flatMap((dir) => {

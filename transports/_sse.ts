@@ -83,7 +83,10 @@ export function readSse(body: ReadableStream<Uint8Array>, options: ReadSseOption
   });
 
   async function* events(): AsyncGenerator<SseEvent> {
-    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    // The web lib types TextDecoderStream's writable side as BufferSource, which does not fit
+    // a byte stream's pipeThrough; the runtime behaviour is the same everywhere.
+    const decoder = new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>;
+    const reader = body.pipeThrough(decoder).getReader();
     let finished = false;
     try {
       while (true) {
