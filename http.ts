@@ -33,3 +33,35 @@ export {
   type StreamableHttpOptions,
   type StreamableHttpTransport,
 } from "./transports/streamable_http.ts";
+export {
+  handleCallback,
+  type HandleCallbackOptions,
+  type OAuthMiddleware,
+  withClientCredentials,
+  withOAuth,
+} from "./oauth/middleware.ts";
+export type {
+  AuthorizationUrlContext,
+  CallbackListener,
+  CallbackReceiver,
+  ClientCredentialsOptions,
+  CommonOAuthOptions,
+  OAuthOptions,
+} from "./oauth/options.ts";
+export type {
+  AssertionContext,
+  AssertionSource,
+  ClientCredentials,
+} from "./oauth/client_credentials.ts";
+export type { ClientMetadata, PreRegisteredClient } from "./oauth/registration.ts";
+export {
+  type ClientRegistration,
+  type MaybePromise,
+  memoryTokenStore,
+  type MemoryTokenStoreOptions,
+  type PendingAuthorization,
+  type TokenKey,
+  type TokenSet,
+  type TokenStore,
+} from "./oauth/store.ts";
+export { idJagAssertion, type IdJagOptions } from "./oauth/enterprise.ts";

@@ -57,3 +57,47 @@ export {
   type InProcessPeer,
   type InProcessServer,
 } from "./transports/in_process.ts";
+export {
+  handleCallback,
+  type HandleCallbackOptions,
+  type OAuthMiddleware,
+  withClientCredentials,
+  withOAuth,
+} from "./oauth/middleware.ts";
+export type {
+  AuthorizationUrlContext,
+  CallbackListener,
+  CallbackReceiver,
+  ClientCredentialsOptions,
+  CommonOAuthOptions,
+  OAuthOptions,
+} from "./oauth/options.ts";
+export type {
+  AssertionContext,
+  AssertionSource,
+  ClientCredentials,
+} from "./oauth/client_credentials.ts";
+export type { ClientMetadata, PreRegisteredClient } from "./oauth/registration.ts";
+export {
+  type ClientRegistration,
+  type MaybePromise,
+  memoryTokenStore,
+  type MemoryTokenStoreOptions,
+  type PendingAuthorization,
+  type TokenKey,
+  type TokenSet,
+  type TokenStore,
+} from "./oauth/store.ts";
+export {
+  type LoopbackCallback,
+  loopbackCallback,
+  type LoopbackCallbackOptions,
+  type LoopbackListener,
+} from "./oauth/callback.ts";
+export {
+  type KvKeyPart,
+  type KvLike,
+  kvTokenStore,
+  type KvTokenStoreOptions,
+} from "./oauth/kv_store.ts";
+export { idJagAssertion, type IdJagOptions } from "./oauth/enterprise.ts";

@@ -37,6 +37,7 @@ export function capabilitiesFor(options: ResolvedOptions, era: Era, version: str
     samplingTools: options.samplingTools,
     samplingContext: options.samplingContext,
     rootsListChanged: options.rootsListChanged,
+    elicitationUrl: options.elicitationUrl,
   });
 }
 

@@ -35,16 +35,34 @@ export interface ResolvedOptions {
   probeTimeout: number;
   /** Reconnect settings, or `false`. */
   reconnect: (Backoff & { attempts: number }) | false;
+  /** Retries of requests answered with a retryable HTTP status, or `false`. */
+  retry: ResolvedRetry | false;
+  /** Let `instructionsForLlm()` return the server's instructions. */
+  includeInstructions: boolean;
+  /** Leave out the line naming the server in `instructionsForLlm()`. */
+  trusted: boolean;
   /** Declare `sampling.tools`. */
   samplingTools: boolean;
   /** Declare `sampling.context`. */
   samplingContext: boolean;
   /** Declare `roots.listChanged` (legacy). */
   rootsListChanged: boolean;
+  /** Declare URL-mode elicitation. */
+  elicitationUrl: boolean;
+  /** The most `input_required` rounds one call answers. */
+  maxRounds: number;
   /** Where diagnostics go. */
   warn(message: string): void;
   /** The jitter source. */
   random(): number;
+}
+
+/** Retry settings after validation. */
+export interface ResolvedRetry extends Backoff {
+  /** Retries after the first attempt. */
+  attempts: number;
+  /** The longest `Retry-After` the client waits for, in milliseconds. */
+  maxRetryAfter: number;
 }
 
 const KEYS = new Set([
@@ -59,7 +77,12 @@ const KEYS = new Set([
   "samplingTools",
   "samplingContext",
   "rootsListChanged",
+  "elicitationUrl",
+  "maxRounds",
   "onWarning",
+  "retry",
+  "includeInstructions",
+  "trusted",
 ]);
 
 function bad(key: string, what: string): never {
@@ -82,6 +105,14 @@ function flag(key: string, value: unknown): boolean {
   if (value === undefined) return false;
   if (typeof value !== "boolean") bad(key, "must be a boolean");
   return value as boolean;
+}
+
+function rounds(value: unknown): number {
+  if (value === undefined) return 8;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    bad("maxRounds", "must be a positive integer");
+  }
+  return value as number;
 }
 
 function versions(value: unknown): string[] {
@@ -131,23 +162,51 @@ function handler(value: unknown): ClientHandler | undefined {
   return value as ClientHandler;
 }
 
-function reconnect(value: unknown): ResolvedOptions["reconnect"] {
-  if (value === false) return false;
-  if (value !== undefined && !isObject(value)) bad("reconnect", "must be an object or false");
+function members(option: string, value: unknown, known: string[]) {
+  if (value !== undefined && !isObject(value)) bad(option, "must be an object or false");
   const given = (value ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(given)) {
-    if (!["attempts", "initialDelay", "maxDelay", "factor", "jitter"].includes(key)) {
-      bad("reconnect", `has an unknown member "${key}"`);
-    }
+    if (!known.includes(key)) bad(option, `has an unknown member "${key}"`);
   }
-  const number = (key: string, fallback: number, ok: (n: number) => boolean) => {
+  return (key: string, fallback: number, ok: (n: number) => boolean) => {
     const n = given[key];
     if (n === undefined) return fallback;
     if (typeof n !== "number" || !Number.isFinite(n) || !ok(n)) {
-      bad("reconnect", `member "${key}" is out of range`);
+      bad(option, `member "${key}" is out of range`);
     }
     return n as number;
   };
+}
+
+function retry(value: unknown): ResolvedOptions["retry"] {
+  if (value === false) return false;
+  const number = members("retry", value, [
+    "attempts",
+    "initialDelay",
+    "maxDelay",
+    "factor",
+    "jitter",
+    "maxRetryAfter",
+  ]);
+  return {
+    attempts: number("attempts", 2, (n) => Number.isInteger(n) && n >= 0),
+    initialDelay: number("initialDelay", 250, (n) => n >= 0),
+    maxDelay: number("maxDelay", 5_000, (n) => n >= 0),
+    factor: number("factor", 2, (n) => n >= 1),
+    jitter: number("jitter", 0.2, (n) => n >= 0 && n <= 1),
+    maxRetryAfter: number("maxRetryAfter", 60_000, (n) => n >= 0),
+  };
+}
+
+function reconnect(value: unknown): ResolvedOptions["reconnect"] {
+  if (value === false) return false;
+  const number = members("reconnect", value, [
+    "attempts",
+    "initialDelay",
+    "maxDelay",
+    "factor",
+    "jitter",
+  ]);
   return {
     attempts: number("attempts", 5, (n) => Number.isInteger(n) && n >= 0),
     initialDelay: number("initialDelay", 200, (n) => n >= 0),
@@ -193,6 +252,13 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     samplingTools: flag("samplingTools", options.samplingTools),
     samplingContext: flag("samplingContext", options.samplingContext),
     rootsListChanged: flag("rootsListChanged", options.rootsListChanged),
+    elicitationUrl: options.elicitationUrl === undefined
+      ? true
+      : flag("elicitationUrl", options.elicitationUrl),
+    maxRounds: rounds(options.maxRounds),
+    retry: retry(options.retry),
+    includeInstructions: flag("includeInstructions", options.includeInstructions),
+    trusted: flag("trusted", options.trusted),
     warn: (message) => {
       try {
         (onWarning as ((message: string) => void) | undefined)?.(message);

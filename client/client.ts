@@ -8,13 +8,17 @@
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import { resolveOptions } from "./_options.ts";
 import { createConnection } from "./connection.ts";
+import { inputContext } from "./mrtr.ts";
 import { createNotificationHub } from "./notifications.ts";
-import { createToolCache, listAll, listPage } from "./pagination.ts";
+import { createListCache, createToolCache, listPage } from "./pagination.ts";
+import { createSubscriptions, type Subscriptions } from "./subscriptions.ts";
+import { instructionsForLlm } from "./instructions.ts";
 import {
   callTool,
   checkOptions,
   complete,
   getPrompt,
+  notifyRootsChanged,
   ping,
   readResource,
   type Requester,
@@ -32,6 +36,7 @@ import type {
   ToolsPage,
 } from "./types.ts";
 import { McpError } from "../protocol/errors.ts";
+import type { StreamableHttpTransport } from "../transports/streamable_http.ts";
 
 /**
  * Creates a client and returns at once: the connection runs in the background and requests
@@ -67,13 +72,48 @@ import { McpError } from "../protocol/errors.ts";
 export function createClient(options: ClientOptions): McpClient {
   const resolved = resolveOptions(options);
   const hub = createNotificationHub(resolved.warn);
-  const tools = createToolCache();
+  const wait = resolved.requestTimeout;
+  const tools = createToolCache(Date.now, wait);
+  const prompts = createListCache<Prompt>("prompts", { waitTimeout: wait });
+  const resources = createListCache<Resource>("resources", { waitTimeout: wait });
+  const templates = createListCache<ResourceTemplate>("resourceTemplates", { waitTimeout: wait });
+  const caches = [tools, prompts, resources, templates];
+  // Reaches the connection only once it exists (its events and the client's calls come later).
+  const subs: Subscriptions = createSubscriptions({
+    connection: {
+      request: (method, params, opts) => connection.request(method, params, opts),
+      stream: (method, params, opts) => connection.stream(method, params, opts),
+      ready: (timeout) => connection.ready(timeout),
+      serverInfo: () => connection.serverInfo(),
+      status: () => connection.status(),
+    },
+    requestTimeout: resolved.requestTimeout,
+    backoff: resolved.reconnect,
+    random: resolved.random,
+    warn: resolved.warn,
+  });
+  let connectedBefore = false;
   const connection = createConnection(resolved, {
     notification(message: JsonRpcNotification) {
+      if (subs.route(message)) return;
       if (message.method === "notifications/tools/list_changed") tools.invalidate();
+      if (message.method === "notifications/prompts/list_changed") prompts.invalidate();
+      if (message.method === "notifications/resources/list_changed") {
+        resources.invalidate();
+        templates.invalidate();
+      }
       hub.publish({ method: message.method, params: message.params ?? {} });
     },
-    closed: () => hub.end(),
+    ready(info) {
+      // Notifications may have been missed while disconnected: listings may be out of date.
+      if (connectedBefore && !info.renewed) { for (const cache of caches) cache.invalidate(); }
+      connectedBefore = true;
+      subs.ready(info);
+    },
+    closed() {
+      subs.close();
+      hub.end();
+    },
   });
   const requester: Requester = {
     request: connection.request,
@@ -81,6 +121,8 @@ export function createClient(options: ClientOptions): McpClient {
     era: connection.currentEra,
     setLogLevel: connection.setLogLevel,
     warn: resolved.warn,
+    input: inputContext(resolved, connection.status),
+    notify: connection.notify,
   };
   const close = () => connection.close();
 
@@ -139,18 +181,53 @@ export function createClient(options: ClientOptions): McpClient {
       } as ResourceTemplatesPage;
     },
     listAllTools: (options) => tools.listAll(requester, options),
-    listAllPrompts: async (options) =>
-      (await listAll(requester, "prompts", options)).items as Prompt[],
-    listAllResources: async (options) =>
-      (await listAll(requester, "resources", options)).items as Resource[],
-    listAllResourceTemplates: async (options) =>
-      (await listAll(requester, "resourceTemplates", options)).items as ResourceTemplate[],
+    listAllPrompts: (options) => prompts.listAll(requester, options),
+    listAllResources: (options) => resources.listAll(requester, options),
+    listAllResourceTemplates: (options) => templates.listAll(requester, options),
     cachedTools: () => tools.cached(),
     tool: (name) => tools.tool(name),
     callTool: (name, args, options) => callTool(requester, name, args, options),
     getPrompt: (name, args, options) => getPrompt(requester, name, args, options),
     readResource: (uri, options) => readResource(requester, uri, options),
     complete: (ref, argument, options) => complete(requester, ref, argument, options),
+    notifyRootsChanged: () =>
+      notifyRootsChanged(requester, typeof resolved.handler?.listRoots === "function"),
+    subscribe: (uri, options) => subs.subscribe(uri, options),
+    unsubscribe: (uri, options) => subs.unsubscribe(uri, options),
+    authorized() {
+      oauthTransport(resolved.transport).authorized();
+    },
+    handleCallback(callback) {
+      try {
+        return oauthTransport(resolved.transport).handleCallback(callback);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    async setAuth(auth, options) {
+      const transport = resolved.transport as Partial<StreamableHttpTransport>;
+      if (typeof transport.setAuth !== "function") {
+        throw new TypeError(
+          `setAuth: the ${resolved.transport.kind} transport takes no credentials`,
+        );
+      }
+      if (options !== undefined && (typeof options !== "object" || options === null)) {
+        throw new TypeError("setAuth: options must be an object");
+      }
+      const before = transport.credentialId;
+      transport.setAuth(auth, options); // checks the form: TypeError when it is not one
+      const after = options?.credentialId;
+      if (before === undefined || after === undefined || before !== after) {
+        for (const cache of caches) cache.forgetPrivate();
+      }
+      if (connection.status().state === "closed") return;
+      await connection.reconnect();
+    },
+    instructionsForLlm() {
+      if (!resolved.includeInstructions) return undefined;
+      const info = connection.serverInfo();
+      return instructionsForLlm(info.instructions, info.serverInfo, { trusted: resolved.trusted });
+    },
     subscribeNotifications: (listener) => hub.subscribe(listener),
     notifications: (options) => hub.iterate(options),
     [Symbol.asyncDispose]: close,
@@ -193,4 +270,18 @@ export async function connectClient(options: ClientOptions, timeout?: number): P
     throw error;
   }
   return client;
+}
+
+/** The transport's OAuth controls, or kind `auth` reason `oauth_not_configured`. */
+function oauthTransport(
+  transport: unknown,
+): Pick<StreamableHttpTransport, "authorized" | "handleCallback"> {
+  const t = transport as Partial<StreamableHttpTransport>;
+  if (typeof t.authorized !== "function" || typeof t.handleCallback !== "function") {
+    throw new McpError("The client's transport takes no OAuth credentials", {
+      kind: "auth",
+      reason: "oauth_not_configured",
+    });
+  }
+  return t as Pick<StreamableHttpTransport, "authorized" | "handleCallback">;
 }

@@ -7,13 +7,26 @@
  */
 
 import { isMcpError, McpError } from "../protocol/errors.ts";
-import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import {
+  isRequest,
+  type JsonObject,
+  type JsonRpcId,
+  type JsonRpcNotification,
+} from "../protocol/jsonrpc.ts";
 import type { LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/versions.ts";
 import { backoffDelay, delay } from "./_async.ts";
 import { capabilitiesFor, envelope } from "./_envelope.ts";
-import { acceptResult, answerServerRequest } from "./input.ts";
-import { type LinkHandle, negotiate, type Negotiated } from "./negotiate.ts";
+import { acceptResult } from "./input.ts";
+import {
+  type LinkHandle,
+  negotiate,
+  type NegotiateContext,
+  type Negotiated,
+  renewLegacySession,
+} from "./negotiate.ts";
+import { retryDelay } from "./_retry.ts";
+import { createServerRequests } from "./server_requests.ts";
 import { createSession } from "./session.ts";
 import { createWaitRoom } from "./_waiting.ts";
 import type { ResolvedOptions } from "./_options.ts";
@@ -23,6 +36,24 @@ import type { ClientState, ClientStatus, RequestOptions, ServerInfo } from "./ty
 export interface ConnectionRequestOptions extends RequestOptions {
   /** Attach a `progressToken` (default `true`). */
   progress?: boolean;
+}
+
+/** Options of {@linkcode Connection.stream}. */
+export interface StreamOptions {
+  /** Ends the stream (on stdio by `notifications/cancelled`, on HTTP by closing it). */
+  signal: AbortSignal;
+  /** Receives the JSON-RPC id the request was sent with, as soon as it is sent. */
+  onId(id: JsonRpcId): void;
+}
+
+/** Internal bookkeeping a request carries through the queue and its retries. */
+interface Outgoing extends ConnectionRequestOptions {
+  /** When the caller made the request: its timeout counts from here. */
+  startedAt?: number;
+  /** Retries made after retryable HTTP statuses. */
+  statusRetries?: number;
+  /** Sent again after the legacy session was renewed. */
+  renewed?: boolean;
 }
 
 /** The connection behind a client. */
@@ -35,7 +66,21 @@ export interface Connection {
   serverInfo(): ServerInfo;
   /** Resolves when ready. */
   ready(timeout?: number): Promise<void>;
-  /** Sends a request (queued until ready) and resolves with its final result. */
+  /**
+   * Sends a long-lived request (such as `subscriptions/listen`) on the ready link, without a
+   * timeout; it settles when the server ends it or the link fails. Rejects at once with
+   * kind `unavailable` when not ready.
+   */
+  stream(
+    method: string,
+    params: JsonObject | undefined,
+    options: StreamOptions,
+  ): Promise<JsonObject>;
+  /**
+   * Sends a request (queued until ready) and resolves with its final result. An expired
+   * legacy session is renewed and the request sent again once; requests answered with a
+   * retryable HTTP status are retried as the `retry` option says.
+   */
   request(
     method: string,
     params: JsonObject | undefined,
@@ -43,6 +88,8 @@ export interface Connection {
   ): Promise<JsonObject>;
   /** The log level sent in modern `_meta` (and re-sent to a legacy server after reconnecting). */
   setLogLevel(level: LogLevel): void;
+  /** Sends a notification on the ready link; rejects with kind `unavailable` when not ready. */
+  notify(method: string, params?: JsonObject): Promise<void>;
   /** Closes for good (until `reconnect`). */
   close(): Promise<void>;
   /** Drops the link and connects again at once, with the attempt count reset. */
@@ -55,6 +102,8 @@ export interface ConnectionEvents {
   notification(notification: JsonRpcNotification): void;
   /** The client closed (by `close()` or by giving up). */
   closed(): void;
+  /** The connection became ready: on a new link, or on a renewed legacy session. */
+  ready?(info: { era: Era; renewed: boolean }): void;
 }
 
 function asMcpError(error: unknown): McpError {
@@ -90,7 +139,12 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
   let logLevel: LogLevel | undefined;
   let run = new AbortController();
   const attemptLinks = new Set<LinkHandle>();
-  const room = createWaitRoom<ConnectionRequestOptions>(() => lastError);
+  const room = createWaitRoom<Outgoing>(() => lastError);
+  // A legacy session being renewed on `handle`: requests wait in the room meanwhile.
+  let renewal: { handle: LinkHandle; done: Promise<void> } | undefined;
+  let sessionGeneration = 0;
+  // Set around `stream`'s synchronous send, to learn the request's id.
+  let capture: { method: string; onId(id: JsonRpcId): void } | undefined;
 
   const declared = (era: Era, version: string) => capabilitiesFor(options, era, version);
   const prepare = (_method: string, params: JsonObject | undefined, progressToken?: number) =>
@@ -104,20 +158,27 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
   const openLink = async (signal: AbortSignal): Promise<LinkHandle> => {
     // Filled in once the transport opened; the session only sends after that.
     const handle = {} as LinkHandle;
+    const inbox = createServerRequests({
+      options,
+      protocol: () => negotiated,
+      respond: (response) => session.respond(response),
+      signal,
+    });
     const session = createSession({
-      send: (message, sendOptions) => handle.link.send(message, sendOptions),
+      send: (message, sendOptions) => {
+        if (capture !== undefined && isRequest(message) && message.method === capture.method) {
+          capture.onId(message.id);
+          capture = undefined;
+        }
+        return handle.link.send(message, sendOptions);
+      },
       prepare,
       cancelByNotification: () => negotiated?.era === "legacy" || options.transport.kind !== "http",
       onNotification: (notification) => {
+        inbox.notification(notification);
         if (handle === current || attemptLinks.has(handle)) events.notification(notification);
       },
-      onRequest: (request) => {
-        answerServerRequest(request, options.handler)
-          .then((response) => session.respond(response))
-          .catch((error) =>
-            options.warn(`Could not answer the server's ${request.method}: ${error}`)
-          );
-      },
+      onRequest: (request) => inbox.request(request),
     });
     handle.session = session;
     handle.link = await options.transport.open({
@@ -168,8 +229,20 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
         .catch((error) => options.warn(`Could not restore the log level: ${error}`));
     }
     room.settle();
-    room.release((item) => send(handle, item.method, item.params, item.options, item.queuedAt));
+    releaseQueue(handle);
+    events.ready?.({ era: outcome.era, renewed: false });
   };
+
+  const releaseQueue = (handle: LinkHandle) =>
+    room.release((item) =>
+      transmit(
+        handle,
+        item.method,
+        item.params,
+        item.options,
+        item.options.startedAt ?? item.queuedAt,
+      )
+    );
 
   const connectOnce = async (signal: AbortSignal) => {
     let handle = await openLink(signal);
@@ -268,6 +341,136 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
     return negotiated?.era === "modern" ? acceptResult(method, result) : result;
   };
 
+  /** Milliseconds left of a request's timeout. */
+  const budget = (opts: Outgoing, startedAt: number) =>
+    Math.min(
+      (opts.timeout ?? options.requestTimeout) - (Date.now() - startedAt),
+      opts.maxTotalTimeout === undefined
+        ? Infinity
+        : opts.maxTotalTimeout - (Date.now() - startedAt),
+    );
+
+  /** Sends now when ready, else queues (again, for a retry) until ready. */
+  const dispatch = (
+    method: string,
+    params: JsonObject | undefined,
+    opts: Outgoing,
+    startedAt: number,
+  ): Promise<JsonObject> => {
+    if (state === "closed") return Promise.reject(closedError);
+    if (state === "ready" && current && renewal === undefined) {
+      return transmit(current, method, params, opts, startedAt);
+    }
+    return room.enqueue(method, params, opts, budget(opts, startedAt));
+  };
+
+  /** Sends on `handle`, renewing an expired session or retrying an HTTP status as needed. */
+  const transmit = async (
+    handle: LinkHandle,
+    method: string,
+    params: JsonObject | undefined,
+    opts: Outgoing,
+    startedAt: number,
+  ): Promise<JsonObject> => {
+    const generation = sessionGeneration;
+    try {
+      return await send(handle, method, params, opts, startedAt);
+    } catch (error) {
+      if (!isMcpError(error)) throw error;
+      if (error.kind === "transport" && error.reason === "session_expired") {
+        if (opts.renewed) {
+          throw new McpError(
+            `${method} failed: the server's session expired again right after a new one started`,
+            { kind: "transport", reason: "session_expired", cause: error },
+          );
+        }
+        await renewSession(handle, generation);
+        return dispatch(method, params, { ...opts, startedAt, renewed: true }, startedAt);
+      }
+      const retries = opts.statusRetries ?? 0;
+      const wait = retryDelay(method, error, retries, options.retry, options.random);
+      if (wait === undefined || wait >= budget(opts, startedAt)) throw error;
+      try {
+        await delay(wait, opts.signal);
+      } catch {
+        throw new McpError(`${method} was cancelled`, {
+          kind: "cancelled",
+          reason: "aborted",
+          cause: opts.signal?.reason,
+        });
+      }
+      return dispatch(
+        method,
+        params,
+        { ...opts, startedAt, statusRetries: retries + 1 },
+        startedAt,
+      );
+    }
+  };
+
+  /** Drops a link that cannot go on and reconnects (as after a transport failure). */
+  const abandon = (handle: LinkHandle, error: McpError) => {
+    if (handle !== current) return;
+    current = undefined;
+    lastError = error;
+    state = "reconnecting";
+    void dropLink(handle, error);
+    start(true);
+  };
+
+  /**
+   * Renews the legacy session of `handle` once for every request that saw it expire (a
+   * request sent before a renewal that already happened just goes again).
+   */
+  const renewSession = (handle: LinkHandle, generation: number): Promise<void> => {
+    if (handle !== current || generation !== sessionGeneration) return Promise.resolve();
+    if (renewal?.handle !== handle) renewal = { handle, done: renew(handle) };
+    return renewal.done;
+  };
+
+  const renew = async (handle: LinkHandle): Promise<void> => {
+    const ctx: NegotiateContext = {
+      kind: options.transport.kind,
+      handle,
+      reopen: () => Promise.reject(new McpError("No reopening here", { kind: "transport" })),
+      protocol: options.protocol,
+      versions: options.versions,
+      pinnedModern,
+      previousEra: "legacy",
+      capabilities: declared,
+      clientInfo: options.clientInfo,
+      probeTimeout: options.probeTimeout,
+      requestTimeout: options.requestTimeout,
+    };
+    let outcome: Negotiated;
+    try {
+      await Promise.resolve(); // let `renewal` be set before anything settles
+      outcome = await renewLegacySession(ctx, handle, negotiated?.version ?? options.versions[0]);
+    } catch (error) {
+      if (renewal?.handle === handle) renewal = undefined;
+      const failure = new McpError(
+        `The server's session expired and a new one could not be started (${
+          error instanceof Error ? error.message : String(error)
+        })`,
+        { kind: "transport", reason: "session_renewal_failed", cause: error },
+      );
+      abandon(handle, failure);
+      throw failure;
+    }
+    if (renewal?.handle === handle) renewal = undefined;
+    if (handle !== current) return;
+    negotiated = outcome;
+    capabilities = declared(outcome.era, outcome.version);
+    handle.link.setProtocol({ era: outcome.era, version: outcome.version });
+    sessionGeneration++;
+    if (logLevel !== undefined && outcome.capabilities.logging) {
+      send(handle, "logging/setLevel", { level: logLevel }, { progress: false }, Date.now())
+        .catch((error) => options.warn(`Could not restore the log level: ${error}`));
+    }
+    if (state === "ready") releaseQueue(handle);
+    events.ready?.({ era: outcome.era, renewed: true });
+  };
+
   const ready = (timeout?: number): Promise<void> => {
     if (state === "ready") return Promise.resolve();
     if (state === "closed") return Promise.reject(closedError);
@@ -276,6 +479,7 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
 
   const dropAll = async (error: McpError) => {
     run.abort();
+    renewal = undefined;
     const handles = [...attemptLinks, ...(current ? [current] : [])];
     await Promise.all(handles.map((handle) => dropLink(handle, error)));
   };
@@ -307,13 +511,40 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
       };
     },
     ready,
-    request(method, params, opts = {}) {
-      if (state === "closed") return Promise.reject(closedError);
-      if (state === "ready" && current) return send(current, method, params, opts, Date.now());
-      return room.enqueue(method, params, opts, opts.timeout ?? options.requestTimeout);
+    request: (method, params, opts = {}) => dispatch(method, params, opts, Date.now()),
+    stream(method, params, streamOptions) {
+      if (state !== "ready" || !current || renewal !== undefined) {
+        return Promise.reject(
+          new McpError(`The client is not ready (${state})`, {
+            kind: "unavailable",
+            reason: "not_ready",
+          }),
+        );
+      }
+      capture = { method, onId: streamOptions.onId };
+      try {
+        return current.session.request(method, params, {
+          timeout: Infinity,
+          progress: false,
+          signal: streamOptions.signal,
+        });
+      } finally {
+        capture = undefined;
+      }
     },
     setLogLevel(level) {
       logLevel = level;
+    },
+    notify(method, params) {
+      if (state !== "ready" || !current) {
+        return Promise.reject(
+          new McpError(`The client is not ready (${state})`, {
+            kind: "unavailable",
+            reason: "not_ready",
+          }),
+        );
+      }
+      return current.session.notify(method, params);
     },
     async close() {
       const error = new McpError("The client is closed", { kind: "closed", reason: "closed" });

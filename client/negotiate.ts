@@ -12,6 +12,7 @@ import { buildMeta, type Implementation, META_SERVER_INFO } from "../protocol/me
 import { classifyProbe, type ProbeOutcome, type Verdict } from "../protocol/negotiation.ts";
 import { type Era, era as eraOf, pickVersion } from "../protocol/versions.ts";
 import type { TransportKind, TransportLink } from "../transports/transport.ts";
+import { type ChallengeSummary, summarizeChallenge } from "../transports/_http_auth.ts";
 import type { Session } from "./session.ts";
 import type { ProtocolChoice } from "./types.ts";
 
@@ -109,6 +110,9 @@ async function probeOutcome(ctx: NegotiateContext, handle: LinkHandle, version: 
         challenge: response.challenge,
       };
     } catch (error) {
+      // The OAuth middleware refused to authorize (or the login failed): that is the answer,
+      // not a probe outcome to retry.
+      if (isMcpError(error) && error.kind === "auth") throw error;
       const timeout = (error instanceof Error && error.name === "TimeoutError") ||
         (isMcpError(error) && error.kind === "timeout");
       return {
@@ -135,6 +139,49 @@ async function probeOutcome(ctx: NegotiateContext, handle: LinkHandle, version: 
     }
     throw error;
   }
+}
+
+/** The challenge parameters an error may name: never realms, descriptions or anything else. */
+const SAFE_CHALLENGE_PARAMS = ["error", "scope", "resource_metadata"] as const;
+
+function safeParam(name: string, value: string): string | undefined {
+  if (value.length > 512 || /[^\x20-\x7e]/.test(value)) return undefined;
+  // A JWT or a long unbroken blob is credential-like, whatever the parameter is called.
+  if (/[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\./.test(value)) return undefined;
+  if (name !== "resource_metadata") {
+    return value.split(" ").every((part) => part.length <= 64) ? value : undefined;
+  }
+  try {
+    const url = new URL(value);
+    return `${url.origin}${url.pathname}`; // a query or fragment might carry a secret
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The scheme of a `WWW-Authenticate` challenge with only its `error`, `scope` and
+ * `resource_metadata` parameters (URL query and fragment dropped, credential-like values
+ * left out), or `undefined`.
+ *
+ * @param raw The header value.
+ * @returns The safe summary.
+ */
+export function safeChallenge(raw: string | undefined): ChallengeSummary | undefined {
+  const summary = summarizeChallenge(raw ?? null);
+  if (summary === undefined || summary.scheme.length > 32) return undefined;
+  const params: Record<string, string> = {};
+  for (const name of SAFE_CHALLENGE_PARAMS) {
+    const value = summary.params[name];
+    const safe = value === undefined ? undefined : safeParam(name, value);
+    if (safe !== undefined) params[name] = safe;
+  }
+  return { scheme: summary.scheme, params };
+}
+
+function describeSafe(summary: ChallengeSummary): string {
+  const params = Object.entries(summary.params).map(([k, v]) => `${k}="${v}"`).join(", ");
+  return params === "" ? summary.scheme : `${summary.scheme} ${params}`;
 }
 
 function fromDiscover(verdict: Extract<Verdict, { verdict: "modern" }>): Negotiated {
@@ -195,13 +242,14 @@ async function probe(ctx: NegotiateContext, versions: string[]): Promise<[LinkHa
         return [handle, await initialize(ctx, handle, legacyOnly(ctx.versions))];
       }
       case "authorize": {
-        const challenge = probed.challenge ? ` (challenge: ${probed.challenge})` : "";
+        const summary = safeChallenge(probed.challenge);
+        const challenge = summary ? ` (challenge: ${describeSafe(summary)})` : "";
         throw new McpError(
           `The server requires authorization (HTTP ${verdict.status})${challenge}; OAuth is not configured`,
           {
             kind: "auth",
             reason: "oauth_not_configured",
-            data: { status: verdict.status, challenge: probed.challenge },
+            data: { status: verdict.status, challenge: summary },
           },
         );
       }
@@ -278,6 +326,28 @@ async function initialize(
     capabilities: isObject(result.capabilities) ? result.capabilities : {},
     instructions: typeof result.instructions === "string" ? result.instructions : undefined,
   };
+}
+
+/**
+ * Starts a new legacy session on a live link whose session expired: a fresh `initialize`
+ * (the link sends it without the old session id) and `notifications/initialized`, offering
+ * `version` first.
+ *
+ * @param ctx The client's settings (`handle` and `reopen` are not used).
+ * @param handle The link.
+ * @param version The version of the expired session.
+ * @returns The new session's outcome.
+ * @throws {McpError} As `initialize` does.
+ */
+export function renewLegacySession(
+  ctx: NegotiateContext,
+  handle: LinkHandle,
+  version: string,
+): Promise<Negotiated> {
+  const offered = eraOf(ctx.protocol) === "legacy"
+    ? [ctx.protocol]
+    : [version, ...legacyOnly(ctx.versions).filter((v) => v !== version)];
+  return initialize(ctx, handle, offered);
 }
 
 /**

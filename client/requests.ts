@@ -10,7 +10,9 @@ import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { ConnectionRequestOptions } from "./connection.ts";
+import { type InputContext, requestWithInput } from "./mrtr.ts";
 import type {
+  CallOptions,
   CompleteOptions,
   CompleteResult,
   CompletionArgument,
@@ -40,6 +42,10 @@ export interface Requester {
   setLogLevel(level: LogLevel): void;
   /** Diagnostics. */
   warn(message: string): void;
+  /** How `input_required` results are answered (without it they fail the call). */
+  input?: InputContext;
+  /** Sends a notification on the ready link. */
+  notify?(method: string, params?: JsonObject): Promise<void>;
 }
 
 function isObject(value: unknown): value is JsonObject {
@@ -88,6 +94,29 @@ function nonEmpty(name: string, value: unknown): string {
   return value;
 }
 
+/**
+ * Checks the options of a call that may need input, throwing `TypeError` for a bad one.
+ *
+ * @param options The caller's options.
+ * @returns The same options.
+ */
+export function checkCallOptions(options: CallOptions | undefined): CallOptions {
+  const opts = checkOptions(options);
+  if (opts.assigns !== undefined && !isObject(opts.assigns)) {
+    throw new TypeError('option "assigns" must be an object');
+  }
+  if (opts.principal !== undefined && typeof opts.principal !== "string") {
+    throw new TypeError('option "principal" must be a string');
+  }
+  return opts;
+}
+
+/** The options the MRTR driver takes, out of a call's options. */
+function inputOptions(options: CallOptions) {
+  const { assigns, principal } = options;
+  return { ...requestOptions(options), assigns, principal };
+}
+
 /** The request options the connection takes, out of a method's options. */
 export function requestOptions(options: RequestOptions): ConnectionRequestOptions {
   const { signal, timeout, onProgress, maxTotalTimeout } = options;
@@ -95,26 +124,27 @@ export function requestOptions(options: RequestOptions): ConnectionRequestOption
 }
 
 /**
- * Calls a tool.
+ * Calls a tool (answering `input_required` rounds with the client's handler).
  *
  * @param requester The connection.
  * @param name The tool.
  * @param args Its arguments, sent as given.
- * @param options Request options.
+ * @param options Request options, `assigns` and `principal`.
  */
 export async function callTool(
   requester: Requester,
   name: string,
   args?: Record<string, unknown>,
-  options?: RequestOptions,
+  options?: CallOptions,
 ): Promise<ToolResult> {
   nonEmpty("name", name);
   if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
-  const opts = checkOptions(options);
-  const result = await requester.request(
+  const opts = checkCallOptions(options);
+  const result = await requestWithInput(
+    requester,
     "tools/call",
     { name, arguments: args ?? {} },
-    requestOptions(opts),
+    inputOptions(opts),
   );
   const content = result.content ?? [];
   if (!Array.isArray(content)) throw invalid("tools/call", "content is not an array");
@@ -154,42 +184,42 @@ export function promptArguments(args: Record<string, unknown> | undefined): Reco
 }
 
 /**
- * Gets a prompt.
+ * Gets a prompt (answering `input_required` rounds with the client's handler).
  *
  * @param requester The connection.
  * @param name The prompt.
  * @param args Its arguments (converted with {@linkcode promptArguments}).
- * @param options Request options.
+ * @param options Request options, `assigns` and `principal`.
  */
 export async function getPrompt(
   requester: Requester,
   name: string,
   args?: Record<string, unknown>,
-  options?: RequestOptions,
+  options?: CallOptions,
 ): Promise<GetPromptResult> {
   nonEmpty("name", name);
-  const opts = checkOptions(options);
+  const opts = checkCallOptions(options);
   const params = { name, arguments: promptArguments(args) };
-  const result = await requester.request("prompts/get", params, requestOptions(opts));
+  const result = await requestWithInput(requester, "prompts/get", params, inputOptions(opts));
   if (!Array.isArray(result.messages)) throw invalid("prompts/get", "messages is not an array");
   return result as GetPromptResult;
 }
 
 /**
- * Reads a resource.
+ * Reads a resource (answering `input_required` rounds with the client's handler).
  *
  * @param requester The connection.
  * @param uri The resource's URI.
- * @param options Request options.
+ * @param options Request options, `assigns` and `principal`.
  */
 export async function readResource(
   requester: Requester,
   uri: string,
-  options?: RequestOptions,
+  options?: CallOptions,
 ): Promise<ReadResourceResult> {
   nonEmpty("uri", uri);
-  const opts = checkOptions(options);
-  const result = await requester.request("resources/read", { uri }, requestOptions(opts));
+  const opts = checkCallOptions(options);
+  const result = await requestWithInput(requester, "resources/read", { uri }, inputOptions(opts));
   if (!Array.isArray(result.contents)) throw invalid("resources/read", "contents is not an array");
   return result as ReadResourceResult;
 }
@@ -282,4 +312,43 @@ export async function setLogLevel(
     });
   }
   requester.setLogLevel(level);
+}
+
+/**
+ * Tells a legacy server that the client's roots changed (`notifications/roots/list_changed`);
+ * it will then ask for them again with `roots/list`. Waits for the connection to be ready.
+ *
+ * @param requester The connection.
+ * @param hasRoots Whether the client's handler implements `listRoots`.
+ * @param options Request options (`timeout` bounds the wait for ready).
+ * @throws {McpError} Kind `protocol` in the modern era (which has no such notification) or
+ * without a `listRoots` handler.
+ */
+export async function notifyRootsChanged(
+  requester: Requester,
+  hasRoots: boolean,
+  options?: RequestOptions,
+): Promise<void> {
+  const opts = checkOptions(options);
+  if (!hasRoots) {
+    throw new McpError("notifyRootsChanged needs a handler with listRoots", {
+      kind: "protocol",
+      reason: "roots_not_supported",
+    });
+  }
+  await requester.ready(opts.timeout);
+  if (requester.era() !== "legacy") {
+    throw new McpError(
+      "The modern era has no notifications/roots/list_changed: servers ask for roots with " +
+        "each request that needs them",
+      { kind: "protocol", reason: "roots_list_changed_not_modern" },
+    );
+  }
+  if (requester.notify === undefined) {
+    throw new McpError("This connection cannot send notifications", {
+      kind: "unavailable",
+      reason: "not_ready",
+    });
+  }
+  await requester.notify("notifications/roots/list_changed");
 }

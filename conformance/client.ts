@@ -23,6 +23,7 @@
  */
 
 import { connect, type ConnectOptions, type McpClient, type Tool } from "../mod.ts";
+import { conformanceAuth } from "./_auth.ts";
 
 type Client = McpClient;
 type Options = ConnectOptions;
@@ -108,6 +109,10 @@ function optionsFor(run: Run): Options {
     // The runner kills the process after 30 s; fail visibly before that.
     requestTimeout: 20_000,
     ...(SERVER_INPUT.has(run.scenario) ? { handler: { elicitation: acceptAsOffered } } : {}),
+    // auth/* scenarios: OAuth options from the context (./_auth.ts).
+    ...(run.scenario.startsWith("auth/")
+      ? { http: { auth: conformanceAuth(run.scenario, run.context) } }
+      : {}),
   };
 }
 
@@ -239,9 +244,7 @@ const STEPS: Record<string, Steps> = {
 
 /**
  * OAuth scenarios (`auth/*`): list the tools and call `test-tool`, as the runner's
- * reference client does. Until the transport accepts OAuth (then `optionsFor` passes
- * `http: { auth: conformanceAuth(run.scenario, run.context) }` from ./_auth.ts), these
- * connect without credentials and fail with kind `auth`; conformance/baseline.yml lists them.
+ * reference client does; `optionsFor` passes the OAuth options from ./_auth.ts.
  */
 const authSteps: Steps = async (client) => {
   const tools = await listTools(client);

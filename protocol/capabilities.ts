@@ -7,16 +7,71 @@
 
 import { type Era, era as eraOf } from "./versions.ts";
 
-/** What a handler callback learns about the request it answers. */
+/**
+ * The client request an input request belongs to (modern `input_required`).
+ *
+ * @example
+ * ```ts
+ * import type { OriginatingRequest } from "./capabilities.ts";
+ *
+ * const request: OriginatingRequest = { method: "tools/call", params: { name: "deploy", arguments: {} } };
+ * if (request.params.name !== "deploy") throw new Error("unexpected");
+ * ```
+ */
+export interface OriginatingRequest {
+  /** `tools/call`, `prompts/get` or `resources/read`. */
+  method: string;
+  /** The params the caller's request was sent with (without `_meta`). */
+  params: Record<string, unknown>;
+}
+
+/**
+ * What a handler callback learns about the input request it answers.
+ *
+ * In the modern era every input request belongs to one call (`callTool`, `getPrompt`,
+ * `readResource`), so `request`, `assigns` and `principal` are those of that call. A legacy
+ * server sends its requests on its own, not tied to a call the client can name, so there
+ * they are absent.
+ *
+ * @example An elicitation handler that names the tool asking, and gives up when cancelled
+ * ```ts
+ * import type { ClientHandler } from "./capabilities.ts";
+ *
+ * const handler: ClientHandler = {
+ *   elicitation: async (params, ctx) => {
+ *     const tool = ctx.request?.method === "tools/call" ? String(ctx.request.params.name) : "the server";
+ *     const asked = `${tool} asks (for ${ctx.principal ?? "you"}): ${String(params.message)}`;
+ *     await new Promise((resolve) => setTimeout(resolve, 1));
+ *     if (ctx.signal.aborted || asked === "") return { action: "cancel" };
+ *     return { action: "accept", content: {} };
+ *   },
+ * };
+ * const answer = await handler.elicitation!({ message: "Proceed?", requestedSchema: {} }, {
+ *   signal: new AbortController().signal,
+ *   era: "modern",
+ *   protocolVersion: "2026-07-28",
+ *   request: { method: "tools/call", params: { name: "deploy" } },
+ *   principal: "alice",
+ * });
+ * if (answer.action !== "accept") throw new Error("unexpected");
+ * ```
+ */
 export interface HandlerContext {
-  /** Aborted when the server cancels the request, it times out, or the client closes. */
+  /**
+   * Aborted when the answer is no longer wanted: legacy, when the server cancels its request
+   * or the connection ends; modern, when the caller's signal aborts.
+   */
   signal: AbortSignal;
   /** The era of the connection. */
   era: Era;
   /** The protocol version in use, e.g. `"2026-07-28"`. */
   protocolVersion: string;
+  /** The call the input is for (modern only). */
+  request?: OriginatingRequest;
   /** The caller's `assigns`, when the input belongs to a call that carried them. */
   assigns?: Record<string, unknown>;
+  /** The caller's `principal` (whom the call is made for), when the call carried one. */
+  principal?: string;
 }
 
 /** A root the client exposes to the server (legacy `roots/list`, modern input requests). */
@@ -39,18 +94,47 @@ export interface ElicitResult {
 
 /**
  * How the client answers the server's requests for input. Every callback is optional, and
- * only the implemented ones are advertised as capabilities.
+ * only the implemented ones are advertised as capabilities. The same callbacks serve both
+ * eras: legacy server requests (`sampling/createMessage`, `elicitation/create`, `roots/list`)
+ * and the modern `input_required` rounds of `callTool`, `getPrompt` and `readResource`.
+ *
+ * A callback that throws or rejects never breaks the connection: a legacy server gets a
+ * JSON-RPC error answer, and a modern call fails (an `McpError` thrown by the callback is
+ * passed on as it is).
+ *
+ * @example A handler that answers every kind of input
+ * ```ts
+ * import type { ClientHandler } from "./capabilities.ts";
+ *
+ * const handler: ClientHandler = {
+ *   sampling: (params) => ({
+ *     role: "assistant",
+ *     content: { type: "text", text: `(${(params.messages as unknown[]).length} messages)` },
+ *     model: "stub-model",
+ *   }),
+ *   // Accepting with no content: the schema's defaults fill the form (SEP-1034).
+ *   elicitation: () => ({ action: "accept", content: {} }),
+ *   listRoots: () => [{ uri: "file:///home/me/project", name: "project" }],
+ * };
+ * if (typeof handler.listRoots !== "function") throw new Error("unexpected");
+ * ```
  */
 export interface ClientHandler {
-  /** Answers `sampling/createMessage` params with a `CreateMessageResult`. */
+  /** Answers `sampling/createMessage` params with a `CreateMessageResult` (`role`, `content`, `model`). */
   sampling?: (
     params: Record<string, unknown>,
     ctx: HandlerContext,
-  ) => Promise<Record<string, unknown>>;
-  /** Answers `elicitation/create` params (form or URL mode). */
-  elicitation?: (params: Record<string, unknown>, ctx: HandlerContext) => Promise<ElicitResult>;
-  /** Lists the client's roots. */
-  listRoots?: (ctx: HandlerContext) => Promise<Root[]>;
+  ) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  /**
+   * Answers `elicitation/create` params, form mode (`requestedSchema`) or URL mode (`url`).
+   * An accepted form's missing fields are filled with the schema's `default`s.
+   */
+  elicitation?: (
+    params: Record<string, unknown>,
+    ctx: HandlerContext,
+  ) => Promise<ElicitResult> | ElicitResult;
+  /** Lists the client's roots (`file://` URIs). */
+  listRoots?: (ctx: HandlerContext) => Promise<Root[]> | Root[];
 }
 
 /** Options for {@linkcode clientCapabilities}. */
@@ -65,6 +149,8 @@ export interface ClientCapabilitiesOptions {
   samplingContext?: boolean;
   /** Declare `roots.listChanged` in the legacy era (default `false`). */
   rootsListChanged?: boolean;
+  /** Declare URL-mode elicitation next to form mode (default `true`; not in `2025-06-18`). */
+  elicitationUrl?: boolean;
 }
 
 /**
@@ -72,8 +158,8 @@ export interface ClientCapabilitiesOptions {
  * contribute, so `undefined` or an empty handler gives `{}`.
  *
  * - `sampling` → `{ sampling: {} }`, plus `tools: {}` / `context: {}` when the options ask.
- * - `elicitation` → `{ elicitation: { form: {}, url: {} } }`, or `{ elicitation: {} }`
- *   (form only) for version `2025-06-18`.
+ * - `elicitation` → `{ elicitation: { form: {}, url: {} } }` (`{ form: {} }` with
+ *   `elicitationUrl: false`), or `{ elicitation: {} }` (form only) for version `2025-06-18`.
  * - `listRoots` → `{ roots: {} }`; in the legacy era `{ roots: { listChanged: true } }`
  *   when `rootsListChanged` is set (the modern era has no `roots.listChanged`).
  *
@@ -108,7 +194,11 @@ export function clientCapabilities(
     caps.sampling = sampling;
   }
   if (typeof handler.elicitation === "function") {
-    caps.elicitation = opts.version === "2025-06-18" ? {} : { form: {}, url: {} };
+    caps.elicitation = opts.version === "2025-06-18"
+      ? {}
+      : opts.elicitationUrl === false
+      ? { form: {} }
+      : { form: {}, url: {} };
   }
   if (typeof handler.listRoots === "function") {
     caps.roots = mode === "legacy" && opts.rootsListChanged ? { listChanged: true } : {};

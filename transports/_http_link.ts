@@ -54,6 +54,9 @@ export type { LinkConfig } from "./_http_request.ts";
 export function openLink(config: LinkConfig, sink: TransportSink): TransportLink {
   const state: LinkState = { protocol: undefined, sessionId: undefined };
   let initialized = false;
+  // The session expired and no new `initialize` answered yet: other messages would go
+  // without a session id (and get a 400), so they fail as `session_expired` at once.
+  let sessionLost = false;
   let getStream: AbortController | undefined;
   let closing: Promise<void> | undefined;
   const life = new AbortController();
@@ -104,6 +107,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
   function sessionExpired(carried: string): McpError {
     if (state.sessionId === carried) {
       state.sessionId = undefined;
+      sessionLost = true;
       initialized = false;
       getStream?.abort();
       getStream = undefined;
@@ -156,6 +160,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       const id = response.headers.get(SESSION_HEADER);
       if (id !== null && /^[\x21-\x7e]+$/.test(id)) state.sessionId = id;
       else if (id !== null) warn("Ignored a session id that is not visible ASCII");
+      sessionLost = false;
     }
     if (status === 401 || status === 403) {
       discard(response);
@@ -228,6 +233,12 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
       if (life.signal.aborted) throw closedError();
       const modern = modernVersion(message) !== undefined || state.protocol?.era === "modern";
+      if (sessionLost && !modern && !isInitialize(message)) {
+        throw new McpError("The server's session expired (HTTP 404); initialize again", {
+          kind: "transport",
+          reason: "session_expired",
+        });
+      }
       const scope = linkSignals(options.signal, life.signal);
       const request = isRequest(message) ? message : undefined;
       try {

@@ -11,7 +11,7 @@
  */
 
 import type { FetchLike } from "./_http.ts";
-import { checkAuth, type HttpAuth } from "./_http_auth.ts";
+import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
 import { toolHeaders } from "./_tool_headers.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
@@ -44,13 +44,17 @@ export interface StreamableHttpOptions {
    */
   headers?: HeadersInit;
   /**
-   * Credentials sent as `Authorization: Bearer <token>`: `{ bearer }` for a fixed token, or
-   * a function called before each request (it may refresh and return a new token).
+   * Credentials: `{ bearer }` for a fixed token, a function called before each request (it
+   * may refresh and return a new token), `{ oauth }` for OAuth 2.1 with a user's login, or
+   * `{ clientCredentials }` for a client acting for itself. The OAuth forms wrap `fetch`:
+   * a 401 runs discovery and authorization (or a refresh) and the request is retried, a
+   * 403 `insufficient_scope` steps up.
    */
   auth?: HttpAuth;
   /**
    * Names whose tokens an `auth` function returns (e.g. a user id), so results the server
-   * marked private can be cached per credential.
+   * marked private can be cached per credential. The OAuth forms default it to
+   * `oauth:<principal>`.
    */
   credentialId?: string;
   /** The `fetch` to use (default `globalThis.fetch`), e.g. a Hono app's `app.fetch`. */
@@ -115,6 +119,21 @@ export interface StreamableHttpTransport extends Transport {
    * @throws {TypeError} When `auth` is not one of the accepted forms.
    */
   setAuth(auth: HttpAuth, options?: SetAuthOptions): void;
+  /**
+   * OAuth forms: tells requests waiting for a user's login that the host stored new tokens
+   * in the token store, so they check it now.
+   *
+   * @throws {McpError} kind `auth`, reason `oauth_not_configured`, for the other forms.
+   */
+  authorized(): void;
+  /**
+   * OAuth forms: completes a login with the URL the browser was redirected to (checks it,
+   * exchanges the code, stores the tokens); requests waiting for it resume.
+   *
+   * @throws {McpError} kind `auth`: `oauth_not_configured` for the other forms, else the
+   *   reason the response was refused (`iss_mismatch`, `state_mismatch`, `unknown_state`, …).
+   */
+  handleCallback(callback: string | URL): Promise<void>;
 }
 
 const MiB = 1024 * 1024;
@@ -206,9 +225,13 @@ export function streamableHttp(
   }
   const fetchFn: FetchLike = options.fetch ??
     ((input, init) => globalThis.fetch(input, init));
+  let current = authorizedFetch(auth, fetchFn);
+  if (credentialId === undefined && current.principal !== undefined) {
+    credentialId = `oauth:${current.principal}`;
+  }
   const config: LinkConfig = {
     url: target,
-    fetch: fetchFn,
+    fetch: (input, init) => current.fetch(input, init),
     headers: staticHeaders(options.headers),
     auth: () => auth,
     tools: toolHeaders(),
@@ -233,7 +256,19 @@ export function streamableHttp(
         throw new TypeError("options.credentialId must be a string");
       }
       auth = checked;
-      credentialId = setOptions.credentialId;
+      current = authorizedFetch(checked, fetchFn, current);
+      credentialId = setOptions.credentialId ??
+        (current.principal === undefined ? undefined : `oauth:${current.principal}`);
+    },
+    authorized(): void {
+      oauthOf(current).authorized();
+    },
+    handleCallback(callback: string | URL): Promise<void> {
+      try {
+        return oauthOf(current).handleCallback(callback);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     open(sink: TransportSink): Promise<TransportLink> {
       return Promise.resolve(openLink(config, sink));

@@ -64,11 +64,6 @@ test("http client: modern progress over an event stream reaches onProgress", asy
   assertEquals(seen, [1, 2]);
 });
 
-// Waits for the client (client/connection.ts) to re-initialize on a send rejected with kind
-// "transport", reason "session_expired", and retry that request once; the transport side is
-// tested in tests/transports/streamable_http_legacy_test.ts. Remove `ignore` then.
-const CLIENT_HANDLES_SESSION_EXPIRY = false;
-
 test("http client: an expired session is re-initialized and the request retried once", async () => {
   await using fixture = await startHttpFixture({ core: { mode: "legacy-only" } });
   await using client = await connectClient({ transport: streamableHttp(fixture.url), reconnect });
@@ -82,7 +77,7 @@ test("http client: an expired session is re-initialized and the request retried 
   );
   assertEquals(inits.length, 2);
   assertEquals(inits[1].headers["mcp-session-id"], undefined);
-}, { ignore: !CLIENT_HANDLES_SESSION_EXPIRY });
+});
 
 test("http client: a 503 with Retry-After during the probe is retried after the delay", async () => {
   await using fixture = await startHttpFixture({

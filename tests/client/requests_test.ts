@@ -177,7 +177,8 @@ test("setLogLevel: modern remembers the level and sends it in later _meta", asyn
 
 for (
   const [resultType, reason] of [
-    ["input_required", "input_required"],
+    // input_required with neither inputRequests nor requestState: nothing to answer.
+    ["input_required", "invalid_result"],
     ["task", "unexpected_task"],
     ["bogus", "invalid_result_type"],
   ] as const

@@ -1,0 +1,166 @@
+/**
+ * The three Streamable HTTP contestants behind one shape: our client, the official
+ * `@modelcontextprotocol/client` 2.x, and the raw `fetch` floor (one POST per call with
+ * the headers the era requires, no client library). Modules are imported only when their
+ * contestant runs.
+ *
+ * @module
+ */
+
+import type { ClientName, Mode, Session } from "./_stdio_clients.ts";
+import { CLIENT_INFO, connectOurs, LEGACY, MODERN } from "./_stdio_clients.ts";
+
+export type { ClientName, Mode, Session };
+
+const ARGS = { message: "hello" };
+
+/** Connects `client` to the MCP endpoint `url` in `mode`. */
+export function connectHttp(client: ClientName, url: string, mode: Mode): Promise<Session> {
+  switch (client) {
+    case "raw":
+      return connectRaw(url, mode);
+    case "ours":
+      return connectOurs(url, mode);
+    case "official":
+      return connectOfficial(url, mode);
+  }
+}
+
+// ---- official --------------------------------------------------------------------------
+
+async function connectOfficial(url: string, mode: Mode): Promise<Session> {
+  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  const client = new Client(
+    { name: "bench-official", version: "1.0.0" },
+    mode === "auto" ? { versionNegotiation: { mode: "auto" } } : {},
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const version = client.getNegotiatedProtocolVersion() ?? "";
+  return {
+    era: version === MODERN ? "modern" : "legacy",
+    call: () => client.callTool({ name: "echo", arguments: ARGS }),
+    close: () => client.close(),
+  };
+}
+
+// ---- raw fetch floor -----------------------------------------------------------------------
+
+interface Reply {
+  id?: unknown;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+}
+
+/** Reads one JSON-RPC reply from a JSON body or from the `data:` lines of an SSE body. */
+async function readReply(response: Response, id: number): Promise<Reply> {
+  const type = response.headers.get("content-type") ?? "";
+  if (type.startsWith("application/json")) return await response.json();
+  const text = await response.text();
+  if (!type.startsWith("text/event-stream")) {
+    throw new Error(`HTTP ${response.status} ${type}: ${text.slice(0, 200)}`);
+  }
+  for (const event of text.split(/\r?\n\r?\n/)) {
+    const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) =>
+      l.slice(5).trimStart()
+    ).join("\n");
+    if (data === "") continue;
+    const message = JSON.parse(data) as Reply;
+    if (message.id === id) return message;
+  }
+  throw new Error("no reply on the event stream");
+}
+
+async function connectRaw(url: string, mode: Mode): Promise<Session> {
+  let nextId = 1;
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const base = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  let era = "legacy";
+  if (mode === "auto") {
+    const id = nextId++;
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { ...base, "mcp-protocol-version": MODERN, "mcp-method": "server/discover" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "server/discover",
+        params: { _meta: meta },
+      }),
+    });
+    if (response.ok) {
+      const reply = await readReply(response, id);
+      const versions = reply.result?.supportedVersions;
+      if (Array.isArray(versions) && versions.includes(MODERN)) era = "modern";
+    } else {
+      await response.body?.cancel();
+    }
+  }
+  let headers: Record<string, string>;
+  let session: string | null = null;
+  if (era === "modern") {
+    headers = {
+      ...base,
+      "mcp-protocol-version": MODERN,
+      "mcp-method": "tools/call",
+      "mcp-name": "echo",
+    };
+  } else {
+    const id = nextId++;
+    const response = await fetch(url, {
+      method: "POST",
+      headers: base,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "initialize",
+        params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: CLIENT_INFO },
+      }),
+    });
+    session = response.headers.get("mcp-session-id");
+    const init = await readReply(response, id);
+    const version = String(init.result?.protocolVersion ?? LEGACY);
+    headers = { ...base, "mcp-protocol-version": version };
+    if (session !== null) headers["mcp-session-id"] = session;
+    const ack = await fetch(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    await ack.body?.cancel();
+  }
+  const modern = era === "modern";
+  return {
+    era,
+    async call() {
+      const id = nextId++;
+      const response = await fetch(url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: modern
+            ? { name: "echo", arguments: ARGS, _meta: meta }
+            : { name: "echo", arguments: ARGS },
+        }),
+      });
+      const reply = await readReply(response, id);
+      if (reply.error !== undefined) throw new Error(reply.error.message);
+      return reply.result;
+    },
+    async close() {
+      if (session !== null) {
+        const response = await fetch(url, { method: "DELETE", headers });
+        await response.body?.cancel();
+      }
+    },
+  };
+}

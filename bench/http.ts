@@ -1,0 +1,339 @@
+/**
+ * bench/http: our client vs `@modelcontextprotocol/client` 2.x vs raw `fetch` (the floor),
+ * over Streamable HTTP, against the same server and runtime, in one run.
+ *
+ *   node bench/run.mjs http [--runtime deno|bun] [--runs 3]     (the usual way)
+ *   deno run -A bench/http.ts [--runs 3] [--server minimal|everything|both] [--mode auto|legacy]
+ *   bun bench/http.ts [same flags]
+ *
+ * The driver starts a fresh server on 127.0.0.1 for every worker process (one per client,
+ * server and case): the minimal server (`_servers/http_server.mjs`, same runtime, JSON
+ * responses) or server-everything in `streamableHttp` mode (Node, SSE responses, bound to
+ * 127.0.0.1 by `_servers/localhost_preload.mjs`). Case `calls`: sequential p50/p99,
+ * calls/s with 32 in flight, RSS after the run. Case `listeners`: `abort` listeners live
+ * on AbortSignals before and after 10 000 calls (see `_listeners.ts`; first run only, it
+ * is a count). The report shows medians over runs and the per-run comparisons' medians
+ * against the goals of issue 4.
+ *
+ * @module
+ */
+
+import { connectHttp } from "./_http_clients.ts";
+import { installListenerCounter, snapshot } from "./_listeners.ts";
+import {
+  type Child,
+  concurrent,
+  contextLine,
+  emitResult,
+  exit,
+  fmt,
+  goalLine,
+  loadAverage,
+  median,
+  numberFlag,
+  parseFlags,
+  pick,
+  printTable,
+  ratio,
+  readLines,
+  type Row,
+  rss,
+  runtime,
+  runtimeArgv,
+  runWorker,
+  scriptArgs,
+  sequential,
+  spawn,
+} from "./_lib.ts";
+import type { ClientName, Mode, ServerName } from "./_stdio_clients.ts";
+
+const CLIENTS: ClientName[] = ["raw", "ours", "official"];
+const flags = parseFlags(scriptArgs());
+const here = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
+
+if (flags.has("worker")) await worker();
+else await driver();
+
+// ---- worker: one client, one server, one case --------------------------------------------
+
+async function worker(): Promise<void> {
+  const client = flags.get("client") as ClientName;
+  const url = flags.get("url")!;
+  const kase = flags.get("case");
+  const mode = (flags.get("mode") ?? "auto") as Mode;
+  const inFlight = numberFlag(flags, "inflight", 32);
+  const base = { client, server: flags.get("server"), case: kase };
+  if (kase === "listeners") installListenerCounter();
+  const session = await connectHttp(client, url, mode);
+  const first = await session.call() as { content?: { text?: string }[] };
+  if (first?.content?.[0]?.text !== "Echo: hello") {
+    throw new Error(`unexpected echo result: ${JSON.stringify(first)}`);
+  }
+  if (kase === "calls") {
+    const seqN = numberFlag(flags, "seq", 2000);
+    const parN = numberFlag(flags, "par", 10000);
+    await sequential(session.call, Math.min(300, Math.ceil(seqN / 4)));
+    await concurrent(session.call, Math.min(2000, Math.ceil(parN / 4)), inFlight);
+    const seq = await sequential(session.call, seqN);
+    const par = await concurrent(session.call, parN, inFlight);
+    const rssMB = rss() / 2 ** 20;
+    await session.close();
+    emitResult({
+      ...base,
+      era: session.era,
+      seqP50: seq.p50,
+      seqP99: seq.p99,
+      seqMean: seq.mean,
+      callsPerSec: par.callsPerSec,
+      rssMB,
+    });
+  } else if (kase === "listeners") {
+    const n = numberFlag(flags, "calls", 10000);
+    await concurrent(session.call, 100, inFlight);
+    const before = await snapshot();
+    await concurrent(session.call, n, inFlight);
+    const after = await snapshot();
+    await session.close();
+    emitResult({
+      ...base,
+      era: session.era,
+      listenersBefore: before.live,
+      listenersAfter: after.live,
+      listenerGrowth: after.live - before.live,
+      listenerCalls: n,
+      maxPerSignal: after.maxPerSignal,
+      listenerAdds: after.adds - before.adds,
+      listenerRemoves: after.removes - before.removes,
+      collected: after.collected ? 1 : 0,
+      fetchesPerSignal: after.maxFetchesPerSignal,
+    });
+  } else {
+    throw new Error(`unknown --case ${kase}`);
+  }
+  exit(0);
+}
+
+// ---- servers -------------------------------------------------------------------------------
+
+interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a fresh server on 127.0.0.1 and waits for its port. */
+async function startServer(server: ServerName): Promise<RunningServer> {
+  let child: Child;
+  let announcements: ReadableStream<Uint8Array>;
+  if (server === "minimal") {
+    child = spawn(runtimeArgv(here("./_servers/http_server.mjs")), { stdout: "pipe" });
+    announcements = child.stdout;
+  } else {
+    child = spawn([
+      "node",
+      "--import",
+      here("./_servers/localhost_preload.mjs"),
+      here("../node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+      "streamableHttp",
+    ], { stdout: "ignore", stderr: "pipe", env: { PORT: "0" } });
+    announcements = child.stderr!;
+  }
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${server} server did not start`)), 30_000);
+    // Keep reading after the announcement so the server never blocks on a full pipe.
+    readLines(announcements, (line) => {
+      const match = /^LISTENING (\d+)/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    }).then(() => reject(new Error(`${server} server exited before listening`)), reject);
+  });
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    async stop() {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+      await child.exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+// ---- driver ------------------------------------------------------------------------------
+
+async function driver(): Promise<void> {
+  const runs = numberFlag(flags, "runs", 1);
+  const which = flags.get("server") ?? "both";
+  const servers: ServerName[] = which === "both"
+    ? ["minimal", "everything"]
+    : [which as ServerName];
+  const mode = flags.get("mode") ?? "auto";
+  const quick = flags.has("quick");
+  const sizes = (server: ServerName) => ({
+    seq: flags.get("seq") ?? (quick ? "300" : server === "minimal" ? "2000" : "500"),
+    par: flags.get("par") ?? (quick ? "2000" : server === "minimal" ? "10000" : "2000"),
+    // server-everything answers ~1k calls/s: 2 000 calls show a shared signal just as well.
+    calls: flags.get("calls") ?? (quick ? "2000" : server === "minimal" ? "10000" : "2000"),
+  });
+  const script = here("./http.ts");
+  const results: Row[] = [];
+  console.log(
+    `bench/http under ${runtime}: ${runs} run(s), servers ${servers.join(", ")}, ` +
+      `${mode} mode, 32 in flight`,
+  );
+  console.log(`load average at start: ${await loadAverage()}`);
+  const started = performance.now();
+  for (let run = 0; run < runs; run++) {
+    for (const server of servers) {
+      const size = sizes(server);
+      // The listener census is a count, not a timing: the first run is enough.
+      for (const kase of run === 0 ? ["calls", "listeners"] : ["calls"]) {
+        const order = CLIENTS.map((_, i) => CLIENTS[(i + run) % CLIENTS.length]);
+        for (const client of order) {
+          const t = performance.now();
+          let result: Record<string, unknown>;
+          let running: RunningServer | undefined;
+          try {
+            running = await startServer(server);
+            const args = [
+              "--worker",
+              "--client",
+              client,
+              "--server",
+              server,
+              "--url",
+              running.url,
+              "--case",
+              kase,
+              "--mode",
+              mode,
+              "--seq",
+              size.seq,
+              "--par",
+              size.par,
+              "--calls",
+              size.calls,
+            ];
+            const deno = kase === "listeners" ? ["--v8-flags=--expose-gc"] : [];
+            result = await runWorker(runtimeArgv(script, args, deno), 180_000);
+          } catch (error) {
+            result = { error: String(error) };
+          } finally {
+            await running?.stop();
+          }
+          results.push({ run, client, server, case: kase, ...result });
+          const note = "error" in result ? `ERROR ${result.error}` : "ok";
+          console.error(
+            `  run ${run + 1}/${runs} ${server} ${kase} ${client}: ${note} ` +
+              `(${((performance.now() - t) / 1000).toFixed(1)} s)`,
+          );
+        }
+      }
+    }
+  }
+  report(results, servers, runs);
+  console.log(
+    `\n(total ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
+      `load average at end: ${await loadAverage()})`,
+  );
+  if (flags.has("json")) console.log("BENCH_JSON " + JSON.stringify({ runtime, results }));
+}
+
+function report(rows: Row[], servers: ServerName[], runs: number): void {
+  for (const server of servers) {
+    const label = server === "minimal"
+      ? "minimal server (JSON responses)"
+      : "server-everything (node, SSE responses)";
+    console.log(`\n== Streamable HTTP, ${runtime}, ${label} — medians of ${runs} run(s)`);
+    const table = CLIENTS.map((client) => {
+      const m = (kase: string, metric: string) =>
+        median(pick(rows, { client, server, case: kase }, metric));
+      const era = rows.find((r) => r.client === client && r.server === server && r.case === "calls")
+        ?.era;
+      return [
+        client === "official" ? "official v2" : client === "raw" ? "raw fetch" : "ours",
+        String(era ?? "–"),
+        fmt(m("calls", "seqP50"), 3),
+        fmt(m("calls", "seqP99"), 3),
+        fmt(m("calls", "callsPerSec"), 0),
+        fmt(m("calls", "rssMB"), 1),
+        fmt(m("listeners", "listenersBefore"), 0),
+        fmt(m("listeners", "listenersAfter"), 0),
+        fmt(m("listeners", "maxPerSignal"), 0),
+        fmt(m("listeners", "listenerAdds"), 0),
+        fmt(m("listeners", "fetchesPerSignal"), 0),
+      ];
+    });
+    printTable(
+      [
+        "client",
+        "era",
+        "seq p50 ms",
+        "seq p99 ms",
+        "calls/s @32",
+        "RSS MB",
+        "listeners before",
+        "after N calls",
+        "max/signal",
+        "adds",
+        "fetches/signal",
+      ],
+      table,
+    );
+    const errors = rows.filter((r) => r.server === server && "error" in r);
+    for (const e of errors) {
+      console.log(`  ! ${e.client} ${e.case} run ${Number(e.run) + 1}: ${e.error}`);
+    }
+    const calls = (client: string): Row => ({ client, server, case: "calls" });
+    const lis = (client: string): Row => ({ client, server, case: "listeners" });
+    const callsLabel = fmt(median(pick(rows, { server, case: "listeners" }, "listenerCalls")), 0);
+    console.log("\n  goals (median of per-run comparisons):");
+    console.log(goalLine(
+      "sequential p50: ours − raw fetch",
+      ratio(rows, runs, [calls("ours"), "seqP50"], [calls("raw"), "seqP50"], (x, y) => x - y),
+      (v) => v <= 0.1,
+      "≤ 0.1 ms",
+      " ms",
+    ));
+    console.log(goalLine(
+      "calls/s @32: ours / official",
+      ratio(rows, runs, [calls("ours"), "callsPerSec"], [calls("official"), "callsPerSec"]),
+      (v) => v >= 1,
+      "≥ 1×",
+    ));
+    console.log(goalLine(
+      "RSS: ours / official",
+      ratio(rows, runs, [calls("ours"), "rssMB"], [calls("official"), "rssMB"]),
+      (v) => v <= 0.6,
+      "≤ 0.6×",
+    ));
+    console.log(goalLine(
+      `abort-listener growth over ${callsLabel} calls: ours`,
+      median(pick(rows, lis("ours"), "listenerGrowth")),
+      (v) => v <= 0,
+      "0",
+      "",
+    ));
+    console.log("  context:");
+    const context = (label: string, value: number, unit = "×") =>
+      console.log(contextLine(label, value, unit));
+    context(
+      `abort-listener growth over ${callsLabel} calls: official`,
+      median(pick(rows, lis("official"), "listenerGrowth")),
+      "",
+    );
+    context(
+      "sequential p50: official − raw fetch",
+      ratio(rows, runs, [calls("official"), "seqP50"], [calls("raw"), "seqP50"], (x, y) => x - y),
+      " ms",
+    );
+    context(
+      "calls/s @32: ours / raw fetch",
+      ratio(rows, runs, [calls("ours"), "callsPerSec"], [calls("raw"), "callsPerSec"]),
+    );
+    context(
+      "RSS: ours / raw fetch",
+      ratio(rows, runs, [calls("ours"), "rssMB"], [calls("raw"), "rssMB"]),
+    );
+  }
+}

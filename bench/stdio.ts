@@ -1,0 +1,276 @@
+/**
+ * bench/stdio: our client vs `@modelcontextprotocol/client` 2.x vs a raw NDJSON loop, over
+ * stdio, against the same server and runtime, in one run.
+ *
+ *   node bench/run.mjs stdio [--runtime deno|bun] [--runs 3]    (the usual way)
+ *   deno run -A bench/stdio.ts [--runs 3] [--server minimal|everything|both] [--mode auto|legacy]
+ *   bun bench/stdio.ts [same flags]
+ *
+ * The driver spawns one worker process per (client, server, case) so each client's RSS is
+ * its own: case `calls` measures sequential latency (p50/p99), calls/s with 32 in flight
+ * and RSS after the run; case `connect` measures the median connect time (spawn to ready)
+ * in `auto` and in `legacy` mode. Each run repeats every case; the report shows medians
+ * over runs and the per-run ratios' medians against the goals of issue 3.
+ *
+ * @module
+ */
+
+import {
+  concurrent,
+  contextLine,
+  emitResult,
+  exit,
+  fmt,
+  goalLine,
+  loadAverage,
+  median,
+  numberFlag,
+  parseFlags,
+  pick,
+  printTable,
+  ratio,
+  type Row,
+  rss,
+  runtime,
+  runtimeArgv,
+  runWorker,
+  scriptArgs,
+  sequential,
+} from "./_lib.ts";
+import {
+  type ClientName,
+  connectStdio,
+  type Mode,
+  serverCommand,
+  type ServerName,
+} from "./_stdio_clients.ts";
+
+const CLIENTS: ClientName[] = ["raw", "ours", "official"];
+const flags = parseFlags(scriptArgs());
+
+if (flags.has("worker")) await worker();
+else await driver();
+
+// ---- worker: one client, one server, one case --------------------------------------------
+
+async function worker(): Promise<void> {
+  const client = flags.get("client") as ClientName;
+  const serverName = flags.get("server") as ServerName;
+  const kase = flags.get("case");
+  const server = serverCommand(serverName, flags.get("server-runtime"));
+  const base = { client, server: serverName, case: kase };
+  if (kase === "calls") {
+    const mode = (flags.get("mode") ?? "auto") as Mode;
+    const seqN = numberFlag(flags, "seq", 2000);
+    const parN = numberFlag(flags, "par", 20000);
+    const inFlight = numberFlag(flags, "inflight", 32);
+    const session = await connectStdio(client, server, mode);
+    const first = await session.call() as { content?: { text?: string }[] };
+    if (first?.content?.[0]?.text !== "Echo: hello") {
+      throw new Error(`unexpected echo result: ${JSON.stringify(first)}`);
+    }
+    await sequential(session.call, Math.min(500, Math.ceil(seqN / 4)));
+    await concurrent(session.call, Math.min(4000, Math.ceil(parN / 4)), inFlight);
+    const seq = await sequential(session.call, seqN);
+    const par = await concurrent(session.call, parN, inFlight);
+    const rssMB = rss() / 2 ** 20;
+    await session.close();
+    emitResult({
+      ...base,
+      era: session.era,
+      seqP50: seq.p50,
+      seqP99: seq.p99,
+      seqMean: seq.mean,
+      callsPerSec: par.callsPerSec,
+      rssMB,
+    });
+  } else if (kase === "connect") {
+    const n = numberFlag(flags, "connects", 10);
+    const times: Record<Mode, number[]> = { auto: [], legacy: [] };
+    const eras: Record<Mode, string> = { auto: "", legacy: "" };
+    const once = async (mode: Mode) => {
+      const start = performance.now();
+      const session = await connectStdio(client, server, mode);
+      const elapsed = performance.now() - start;
+      eras[mode] = session.era;
+      await session.close();
+      return elapsed;
+    };
+    await once("auto");
+    await once("legacy");
+    for (let i = 0; i < n; i++) {
+      const order: Mode[] = i % 2 === 0 ? ["auto", "legacy"] : ["legacy", "auto"];
+      for (const mode of order) times[mode].push(await once(mode));
+    }
+    emitResult({
+      ...base,
+      autoEra: eras.auto,
+      connectAutoMs: median(times.auto),
+      connectLegacyMs: median(times.legacy),
+    });
+  } else {
+    throw new Error(`unknown --case ${kase}`);
+  }
+  exit(0);
+}
+
+// ---- driver ------------------------------------------------------------------------------
+
+async function driver(): Promise<void> {
+  const runs = numberFlag(flags, "runs", 1);
+  const which = flags.get("server") ?? "both";
+  const servers: ServerName[] = which === "both"
+    ? ["minimal", "everything"]
+    : [which as ServerName];
+  const mode = flags.get("mode") ?? "auto";
+  const quick = flags.has("quick");
+  const sizes = (server: ServerName) => ({
+    seq: flags.get("seq") ?? (quick ? "500" : "2000"),
+    par: flags.get("par") ?? (quick ? "4000" : server === "minimal" ? "20000" : "10000"),
+    connects: flags.get("connects") ?? (quick ? "4" : server === "minimal" ? "10" : "4"),
+  });
+  const script = decodeURIComponent(new URL(import.meta.url).pathname);
+  const results: Row[] = [];
+  console.log(
+    `bench/stdio under ${runtime}: ${runs} run(s), servers ${servers.join(", ")}, ` +
+      `calls in ${mode} mode, 32 in flight`,
+  );
+  console.log(`load average at start: ${await loadAverage()}`);
+  const started = performance.now();
+  for (let run = 0; run < runs; run++) {
+    for (const server of servers) {
+      const size = sizes(server);
+      for (const kase of ["calls", "connect"]) {
+        // Rotate the order each run so no client always goes first.
+        const order = CLIENTS.map((_, i) => CLIENTS[(i + run) % CLIENTS.length]);
+        for (const client of order) {
+          const t = performance.now();
+          const args = [
+            "--worker",
+            "--client",
+            client,
+            "--server",
+            server,
+            "--case",
+            kase,
+            "--mode",
+            mode,
+            "--seq",
+            size.seq,
+            "--par",
+            size.par,
+            "--connects",
+            size.connects,
+          ];
+          const result = await runWorker(runtimeArgv(script, args), 180_000);
+          results.push({ run, client, server, case: kase, ...result });
+          const note = "error" in result ? `ERROR ${result.error}` : "ok";
+          console.error(
+            `  run ${run + 1}/${runs} ${server} ${kase} ${client}: ${note} ` +
+              `(${((performance.now() - t) / 1000).toFixed(1)} s)`,
+          );
+        }
+      }
+    }
+  }
+  report(results, servers, runs);
+  console.log(
+    `\n(total ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
+      `load average at end: ${await loadAverage()})`,
+  );
+  if (flags.has("json")) console.log("BENCH_JSON " + JSON.stringify({ runtime, results }));
+}
+
+function report(rows: Row[], servers: ServerName[], runs: number): void {
+  for (const server of servers) {
+    const label = server === "minimal"
+      ? "minimal server (answers at once)"
+      : "server-everything (node)";
+    console.log(`\n== stdio, ${runtime}, ${label} — medians of ${runs} run(s)`);
+    const table = CLIENTS.map((client) => {
+      const m = (kase: string, metric: string) =>
+        median(pick(rows, { client, server, case: kase }, metric));
+      const era = rows.find((r) => r.client === client && r.server === server && r.case === "calls")
+        ?.era;
+      const auto = m("connect", "connectAutoMs");
+      const legacy = m("connect", "connectLegacyMs");
+      return [
+        client === "official" ? "official v2" : client === "raw" ? "raw NDJSON" : "ours",
+        String(era ?? "–"),
+        fmt(m("calls", "seqP50"), 3),
+        fmt(m("calls", "seqP99"), 3),
+        fmt(m("calls", "callsPerSec"), 0),
+        fmt(auto, 1),
+        fmt(legacy, 1),
+        fmt(ratio(rows, runs, [{ client, server, case: "connect" }, "connectAutoMs"], [
+          { client, server, case: "connect" },
+          "connectLegacyMs",
+        ])),
+        fmt(m("calls", "rssMB"), 1),
+      ];
+    });
+    printTable(
+      [
+        "client",
+        "era",
+        "seq p50 ms",
+        "seq p99 ms",
+        "calls/s @32",
+        "connect auto ms",
+        "connect legacy ms",
+        "auto/legacy",
+        "RSS MB",
+      ],
+      table,
+    );
+    const errors = rows.filter((r) => r.server === server && "error" in r);
+    for (const e of errors) {
+      console.log(`  ! ${e.client} ${e.case} run ${Number(e.run) + 1}: ${e.error}`);
+    }
+    const calls = (client: string): Row => ({ client, server, case: "calls" });
+    const conn = { client: "ours", server, case: "connect" };
+    console.log("\n  goals (median of per-run ratios):");
+    console.log(goalLine(
+      "calls/s @32: ours / official",
+      ratio(rows, runs, [calls("ours"), "callsPerSec"], [calls("official"), "callsPerSec"]),
+      (v) => v >= 1.5,
+      "≥ 1.5×",
+    ));
+    console.log(goalLine(
+      "sequential p50: ours / raw",
+      ratio(rows, runs, [calls("ours"), "seqP50"], [calls("raw"), "seqP50"]),
+      (v) => v <= 1.2,
+      "≤ 1.2×",
+    ));
+    console.log(goalLine(
+      "connect: ours auto / ours legacy",
+      ratio(rows, runs, [conn, "connectAutoMs"], [conn, "connectLegacyMs"]),
+      (v) => v <= 1.05,
+      "≤ 1.05×",
+    ));
+    console.log("  context:");
+    const context = (label: string, value: number, unit = "×") =>
+      console.log(contextLine(label, value, unit));
+    const off = { client: "official", server, case: "connect" };
+    context(
+      "calls/s @32: ours / raw",
+      ratio(rows, runs, [calls("ours"), "callsPerSec"], [calls("raw"), "callsPerSec"]),
+    );
+    context(
+      "sequential p50: official / raw",
+      ratio(rows, runs, [calls("official"), "seqP50"], [calls("raw"), "seqP50"]),
+    );
+    context(
+      "RSS: ours / official",
+      ratio(rows, runs, [calls("ours"), "rssMB"], [calls("official"), "rssMB"]),
+    );
+    context(
+      "connect auto: ours / official auto",
+      ratio(rows, runs, [conn, "connectAutoMs"], [off, "connectAutoMs"]),
+    );
+    context(
+      "connect auto/legacy: official",
+      ratio(rows, runs, [off, "connectAutoMs"], [off, "connectLegacyMs"]),
+    );
+  }
+}

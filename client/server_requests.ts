@@ -1,0 +1,144 @@
+/**
+ * The legacy era's server-to-client requests on one link: `ping` is answered at once;
+ * `sampling/createMessage`, `elicitation/create` and `roots/list` go to the handler when the
+ * client declared the capability (else `-32601`, or `-32602` for an undeclared mode or
+ * option); anything else gets `-32601`. Each request's handler sees a signal that aborts when
+ * the server cancels the request (`notifications/cancelled`) or the link ends, and then no
+ * answer is sent. A handler that throws gives the server a JSON-RPC error answer; nothing a
+ * handler does can break the link.
+ *
+ * @module
+ */
+
+import { isMcpError } from "../protocol/errors.ts";
+import type {
+  JsonObject,
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from "../protocol/jsonrpc.ts";
+import { type Era, era as eraOf } from "../protocol/versions.ts";
+import { capabilitiesFor } from "./_envelope.ts";
+import type { ResolvedOptions } from "./_options.ts";
+import { answerInput, inputProblem } from "./input.ts";
+
+/** What the inbox of one link needs. */
+export interface ServerRequestsOptions {
+  /** The client's options: the handler, what it declares, the versions, diagnostics. */
+  options: ResolvedOptions;
+  /** The negotiated protocol, once known. */
+  protocol(): { era: Era; version: string } | undefined;
+  /** Sends an answer on the link. */
+  respond(response: JsonRpcResponse): Promise<void>;
+  /** Aborted when the link is done: every handler still running is aborted. */
+  signal: AbortSignal;
+}
+
+/** The inbox of one link. */
+export interface ServerRequests {
+  /** Answers a request of the server (in the background). */
+  request(request: JsonRpcRequest): void;
+  /** Sees every notification of the server (for `notifications/cancelled`). */
+  notification(notification: JsonRpcNotification): void;
+  /** How many requests are being answered now. */
+  pending(): number;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function keyOf(id: JsonRpcId): string {
+  return `${typeof id}:${String(id)}`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * Creates the inbox of one link.
+ *
+ * @param config The client's options, the link's protocol and its `respond`.
+ * @returns The inbox.
+ */
+export function createServerRequests(config: ServerRequestsOptions): ServerRequests {
+  const { options } = config;
+  const running = new Map<string, AbortController>();
+
+  const send = (response: JsonRpcResponse) => {
+    config.respond(response).catch((error) =>
+      options.warn(`Could not answer the server's request ${String(response.id)}: ${error}`)
+    );
+  };
+  const fail = (id: JsonRpcId, error: JsonRpcErrorObject) => send({ jsonrpc: "2.0", id, error });
+
+  const legacyVersion = (): string =>
+    options.versions.find((version) => eraOf(version) === "legacy") ?? "2025-11-25";
+
+  const answer = async (request: JsonRpcRequest) => {
+    const { id, method } = request;
+    const params = isObject(request.params) ? request.params : {};
+    const version = config.protocol()?.version ?? legacyVersion();
+    const declared = capabilitiesFor(options, "legacy", version);
+    const problem = inputProblem(method, params, declared);
+    if (problem) return fail(id, problem);
+
+    const controller = new AbortController();
+    const key = keyOf(id);
+    const stop = () => controller.abort(config.signal.reason);
+    config.signal.addEventListener("abort", stop, { once: true });
+    running.set(key, controller);
+    try {
+      const outcome = await answerInput(method, params, options.handler, {
+        signal: controller.signal,
+        era: "legacy",
+        protocolVersion: version,
+      });
+      if (controller.signal.aborted) return; // cancelled by the server, or the link is gone
+      if (outcome.ok) return send({ jsonrpc: "2.0", id, result: outcome.result });
+      if (outcome.failure === "invalid") {
+        options.warn(outcome.message);
+        return fail(id, { code: -32603, message: outcome.message });
+      }
+      options.warn(`${outcome.message}: ${describe(outcome.error)}`);
+      const error = outcome.error;
+      // An McpError with a code is the host's chosen answer (e.g. "user rejected"); any
+      // other failure is reported without its text, which may hold the host's secrets.
+      if (isMcpError(error) && typeof error.code === "number") {
+        return fail(id, { code: error.code, message: error.message });
+      }
+      fail(id, { code: -32603, message: outcome.message });
+    } finally {
+      config.signal.removeEventListener("abort", stop);
+      if (running.get(key) === controller) running.delete(key);
+    }
+  };
+
+  return {
+    request(request) {
+      if (config.protocol()?.era === "modern") {
+        options.warn(`Ignored a ${request.method} request from a modern server (not allowed)`);
+        return;
+      }
+      if (request.method === "ping") return send({ jsonrpc: "2.0", id: request.id, result: {} });
+      if (config.signal.aborted) return;
+      answer(request).catch((error) =>
+        options.warn(`Could not answer the server's ${request.method}: ${describe(error)}`)
+      );
+    },
+    notification(notification) {
+      if (notification.method !== "notifications/cancelled") return;
+      const params = notification.params;
+      const id = isObject(params) ? params.requestId : undefined;
+      if (typeof id !== "string" && typeof id !== "number") return;
+      const reason = isObject(params) && typeof params.reason === "string"
+        ? params.reason
+        : "Cancelled by the server";
+      running.get(keyOf(id))?.abort(new Error(reason));
+    },
+    pending: () => running.size,
+  };
+}

@@ -1,0 +1,302 @@
+/**
+ * Machine-to-machine grants (no user): `client_credentials` with a client secret or a
+ * `private_key_jwt` assertion (RFC 7523, a PEM key imported with jose), and the
+ * workload-identity JWT bearer grant (`urn:ietf:params:oauth:grant-type:jwt-bearer`), where
+ * the host supplies a signed JWT as the `assertion`.
+ *
+ * @module
+ */
+
+import { importPKCS8 } from "jose";
+import * as oauth from "oauth4webapi";
+import type { AuthorizationServerMetadata } from "./server_metadata.ts";
+import type { TokenSet } from "./store.ts";
+import {
+  chooseAuthMethod,
+  clientAuthentication,
+  processTokenResponse,
+  type TokenClient,
+  type TokenContext,
+  withNonceRetry,
+} from "./token.ts";
+import { McpError } from "../protocol/errors.ts";
+import { checkEndpoint, fromOAuthError, o4wOptions, oauthError } from "./_util.ts";
+
+/** Credentials of a client that acts for itself. */
+export interface ClientCredentials {
+  /** The `client_id`. */
+  clientId: string;
+  /** A `client_secret` (sent with `client_secret_basic`, or `client_secret_post`). */
+  clientSecret?: string;
+  /**
+   * A private key for `private_key_jwt`: a PKCS#8 PEM string or a `CryptoKey`. The
+   * assertion has `iss` = `sub` = the client id and `aud` = the issuer.
+   */
+  privateKey?: string | CryptoKey;
+  /** The JWS algorithm of `privateKey` (default: the server's first listed, else `RS256`). */
+  algorithm?: string;
+  /** The `kid` header of the assertion. */
+  keyId?: string;
+  /**
+   * A JWT (or a function returning a fresh one) for the JWT bearer grant, e.g. a workload
+   * identity token, or an identity assertion grant from `idJagAssertion()`. With it, the
+   * grant is `jwt-bearer` instead of `client_credentials`, and a refused assertion is
+   * reported, never retried with another grant.
+   */
+  assertion?: string | AssertionSource;
+  /** Overrides the token endpoint authentication method. */
+  tokenEndpointAuthMethod?:
+    | "client_secret_basic"
+    | "client_secret_post"
+    | "private_key_jwt"
+    | "none";
+}
+
+/** What an assertion function is told: where the assertion will be presented, and for what. */
+export interface AssertionContext {
+  /** The authorization server's issuer identifier (the assertion's audience). */
+  issuer: string;
+  /** Its token endpoint. */
+  tokenEndpoint: string;
+  /** The resource the access token is for. */
+  resource: string;
+  /** The scopes that will be asked for, if any. */
+  scope?: string;
+  /** Aborted when the request is abandoned. */
+  signal?: AbortSignal;
+}
+
+/** Returns a fresh assertion (a JWT) for the JWT bearer grant. */
+export type AssertionSource = (context: AssertionContext) => string | Promise<string>;
+
+/** The JWT bearer grant type (RFC 7523 §2.1). */
+export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+/**
+ * Checks a {@linkcode ClientCredentials} value; throws `TypeError` naming `key` when bad.
+ *
+ * @param value The value.
+ * @param key The option name for messages.
+ * @returns The value, typed.
+ *
+ * @example
+ * ```ts
+ * import { checkClientCredentials } from "./client_credentials.ts";
+ *
+ * checkClientCredentials({ clientId: "svc", clientSecret: "s" }, "auth.clientCredentials");
+ * try {
+ *   checkClientCredentials({ clientId: "svc" }, "auth.clientCredentials");
+ *   throw new Error("accepted");
+ * } catch (error) {
+ *   if (!(error instanceof TypeError)) throw error;
+ * }
+ * ```
+ */
+export function checkClientCredentials(value: unknown, key: string): ClientCredentials {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TypeError(`${key} must be an object`);
+  }
+  const v = value as Record<string, unknown>;
+  if (typeof v.clientId !== "string" || v.clientId === "") {
+    throw new TypeError(`${key}.clientId must be a non-empty string`);
+  }
+  if (v.clientSecret !== undefined && typeof v.clientSecret !== "string") {
+    throw new TypeError(`${key}.clientSecret must be a string`);
+  }
+  if (
+    v.privateKey !== undefined && typeof v.privateKey !== "string" &&
+    !(typeof CryptoKey !== "undefined" && v.privateKey instanceof CryptoKey)
+  ) {
+    throw new TypeError(`${key}.privateKey must be a PEM string or a CryptoKey`);
+  }
+  if (
+    v.assertion !== undefined && typeof v.assertion !== "string" &&
+    typeof v.assertion !== "function"
+  ) {
+    throw new TypeError(`${key}.assertion must be a string or a function`);
+  }
+  for (const name of ["algorithm", "keyId", "tokenEndpointAuthMethod"]) {
+    if (v[name] !== undefined && typeof v[name] !== "string") {
+      throw new TypeError(`${key}.${name} must be a string`);
+    }
+  }
+  if (v.clientSecret === undefined && v.privateKey === undefined && v.assertion === undefined) {
+    throw new TypeError(`${key} needs a clientSecret, a privateKey or an assertion`);
+  }
+  return v as unknown as ClientCredentials;
+}
+
+/**
+ * The {@linkcode TokenClient} for these credentials at this server: imports a PEM key
+ * (with the algorithm configured, else the server's first listed, else `RS256`).
+ *
+ * @param credentials The credentials.
+ * @param metadata The authorization server metadata.
+ * @returns The token client.
+ *
+ * @example
+ * ```ts
+ * import { tokenClient } from "./client_credentials.ts";
+ *
+ * const client = await tokenClient({ clientId: "svc", clientSecret: "s" }, {
+ *   issuer: "https://as.example.com",
+ *   token_endpoint_auth_methods_supported: ["client_secret_basic"],
+ * });
+ * if (client.method !== "client_secret_basic") throw new Error();
+ * ```
+ */
+export async function tokenClient(
+  credentials: ClientCredentials,
+  metadata: AuthorizationServerMetadata,
+): Promise<TokenClient> {
+  if (credentials.assertion !== undefined && credentials.privateKey === undefined) {
+    const method = credentials.tokenEndpointAuthMethod ??
+      (credentials.clientSecret === undefined
+        ? "none"
+        : chooseAuthMethod(undefined, true, metadata));
+    return { clientId: credentials.clientId, clientSecret: credentials.clientSecret, method };
+  }
+  if (credentials.privateKey !== undefined) {
+    const algorithm = credentials.algorithm ??
+      metadata.token_endpoint_auth_signing_alg_values_supported?.[0] ?? "RS256";
+    let key: CryptoKey;
+    try {
+      key = typeof credentials.privateKey === "string"
+        // (as CryptoKey: jose's type is Node's when @types/node is in the graph)
+        ? await importPKCS8(credentials.privateKey, algorithm) as unknown as CryptoKey
+        : credentials.privateKey;
+    } catch {
+      throw oauthError(
+        `The client private key cannot be imported as a PKCS#8 ${algorithm} key`,
+        "invalid_client_key",
+      );
+    }
+    const client: TokenClient = {
+      clientId: credentials.clientId,
+      method: "private_key_jwt",
+      privateKey: key,
+    };
+    if (credentials.keyId !== undefined) client.keyId = credentials.keyId;
+    return client;
+  }
+  const method = credentials.tokenEndpointAuthMethod ??
+    chooseAuthMethod(undefined, credentials.clientSecret !== undefined, metadata);
+  return { clientId: credentials.clientId, clientSecret: credentials.clientSecret, method };
+}
+
+/**
+ * Sends a `client_credentials` grant (or the JWT bearer grant when `assertion` is given)
+ * with `resource` and `scope`.
+ *
+ * @param ctx The server, client (from {@linkcode tokenClient}) and resource.
+ * @param options The scopes, and the JWT bearer assertion.
+ * @returns The response, unread.
+ *
+ * @example
+ * ```ts
+ * import { clientCredentialsRequest } from "./client_credentials.ts";
+ *
+ * const response = await clientCredentialsRequest({
+ *   metadata: { issuer: "https://as.example.com", token_endpoint: "https://as.example.com/token" },
+ *   client: { clientId: "svc", clientSecret: "s", method: "client_secret_basic" },
+ *   resource: "https://mcp.example.com/mcp",
+ *   fetch: async (_input, init) => Response.json(Object.fromEntries(new URLSearchParams(String(init?.body)))),
+ * }, { scope: "mcp:read" });
+ * const sent = await response.json();
+ * if (sent.grant_type !== "client_credentials" || sent.scope !== "mcp:read") throw new Error();
+ * ```
+ */
+export async function clientCredentialsRequest(
+  ctx: TokenContext,
+  options: { scope?: string; assertion?: string } = {},
+): Promise<Response> {
+  const endpoint = ctx.metadata.token_endpoint;
+  if (typeof endpoint !== "string") {
+    throw oauthError("The authorization server has no token_endpoint", "invalid_metadata");
+  }
+  checkEndpoint(new URL(endpoint), "token endpoint");
+  const parameters: Record<string, string> = { resource: ctx.resource };
+  if (options.scope) parameters.scope = options.scope;
+  const requestOptions = { ...o4wOptions(endpoint, ctx), ...(ctx.dpop ? { DPoP: ctx.dpop } : {}) };
+  try {
+    if (options.assertion !== undefined) {
+      parameters.assertion = options.assertion;
+      return await oauth.genericTokenEndpointRequest(
+        ctx.metadata,
+        { client_id: ctx.client.clientId },
+        clientAuthentication(ctx.client),
+        JWT_BEARER_GRANT,
+        parameters,
+        requestOptions,
+      );
+    }
+    return await oauth.clientCredentialsGrantRequest(
+      ctx.metadata,
+      { client_id: ctx.client.clientId },
+      clientAuthentication(ctx.client),
+      parameters,
+      requestOptions,
+    );
+  } catch (error) {
+    throw fromOAuthError(error, "the token request", "token_failed");
+  }
+}
+
+/**
+ * Gets tokens with client credentials (or a JWT bearer assertion): request, DPoP nonce
+ * retry, check.
+ *
+ * @param ctx The server, client and resource.
+ * @param options The scopes, and the assertion source.
+ * @returns The tokens.
+ * @throws {McpError} kind `auth`, reason `token_failed`, with the server's `error` code.
+ *
+ * @example
+ * ```ts
+ * import { clientCredentialsToken } from "./client_credentials.ts";
+ *
+ * const tokens = await clientCredentialsToken({
+ *   metadata: { issuer: "https://as.example.com", token_endpoint: "https://as.example.com/token" },
+ *   client: { clientId: "svc", clientSecret: "s", method: "client_secret_post" },
+ *   resource: "https://mcp.example.com/mcp",
+ *   fetch: async () => Response.json({ access_token: "cc-1", token_type: "Bearer", expires_in: 300 }),
+ * });
+ * if (tokens.tokenType !== "Bearer" || tokens.expiresAt === undefined) throw new Error();
+ * ```
+ */
+export async function clientCredentialsToken(
+  ctx: TokenContext,
+  options: { scope?: string; assertion?: ClientCredentials["assertion"] } = {},
+): Promise<TokenSet> {
+  const source = options.assertion;
+  let assertion: string | undefined;
+  if (typeof source === "function") {
+    try {
+      assertion = await source({
+        issuer: ctx.metadata.issuer,
+        tokenEndpoint: String(ctx.metadata.token_endpoint),
+        resource: ctx.resource,
+        ...(options.scope ? { scope: options.scope } : {}),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+    } catch (cause) {
+      if (cause instanceof McpError) throw cause;
+      throw new McpError("The assertion function failed", {
+        kind: "auth",
+        reason: "assertion_failed",
+        cause,
+      });
+    }
+  } else assertion = source;
+  if (assertion !== undefined && (typeof assertion !== "string" || assertion === "")) {
+    throw oauthError("The assertion function returned no JWT", "assertion_failed");
+  }
+  return await withNonceRetry(
+    () => clientCredentialsRequest(ctx, { scope: options.scope, assertion }),
+    (response) =>
+      processTokenResponse(ctx, response, {
+        grant: assertion === undefined ? "client_credentials" : "other",
+        scope: options.scope,
+      }),
+  );
+}
