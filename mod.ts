@@ -15,23 +15,9 @@
  * @module
  */
 
-export * from "./protocol/capabilities.ts";
-export * from "./protocol/discover.ts";
-export * from "./protocol/errors.ts";
-export * from "./protocol/headers.ts";
-export * from "./protocol/jsonrpc.ts";
-export * from "./protocol/meta.ts";
-export * from "./protocol/negotiation.ts";
-export * from "./protocol/versions.ts";
-export * from "./transports/transport.ts";
-export {
-  type FetchLike,
-  type HttpAuth,
-  type SetAuthOptions,
-  streamableHttp,
-  type StreamableHttpOptions,
-  type StreamableHttpTransport,
-} from "./transports/streamable_http.ts";
+export * from "./_shared_exports.ts";
+
+export { connect, type ConnectOptions, type ConnectTarget } from "./client/connect.ts";
 export { type InheritEnv, SAFE_ENV_NAMES } from "./runtime/env.ts";
 export {
   type ChildProcess,
@@ -47,47 +33,12 @@ export {
   type StdioStderr,
   type StdioTransport,
 } from "./transports/stdio.ts";
-
-export { connectClient, createClient } from "./client/client.ts";
-export { connect, type ConnectOptions, type ConnectTarget } from "./client/connect.ts";
-export * from "./client/types.ts";
 export {
   inProcess,
   type InProcessConnection,
   type InProcessPeer,
   type InProcessServer,
 } from "./transports/in_process.ts";
-export {
-  handleCallback,
-  type HandleCallbackOptions,
-  type OAuthMiddleware,
-  withClientCredentials,
-  withOAuth,
-} from "./oauth/middleware.ts";
-export type {
-  AuthorizationUrlContext,
-  CallbackListener,
-  CallbackReceiver,
-  ClientCredentialsOptions,
-  CommonOAuthOptions,
-  OAuthOptions,
-} from "./oauth/options.ts";
-export type {
-  AssertionContext,
-  AssertionSource,
-  ClientCredentials,
-} from "./oauth/client_credentials.ts";
-export type { ClientMetadata, PreRegisteredClient } from "./oauth/registration.ts";
-export {
-  type ClientRegistration,
-  type MaybePromise,
-  memoryTokenStore,
-  type MemoryTokenStoreOptions,
-  type PendingAuthorization,
-  type TokenKey,
-  type TokenSet,
-  type TokenStore,
-} from "./oauth/store.ts";
 export {
   type LoopbackCallback,
   loopbackCallback,
@@ -100,4 +51,3 @@ export {
   kvTokenStore,
   type KvTokenStoreOptions,
 } from "./oauth/kv_store.ts";
-export { idJagAssertion, type IdJagOptions } from "./oauth/enterprise.ts";

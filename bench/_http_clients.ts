@@ -51,21 +51,40 @@ interface Reply {
   error?: { code: number; message: string };
 }
 
-/** Reads one JSON-RPC reply from a JSON body or from the `data:` lines of an SSE body. */
+/**
+ * Reads one JSON-RPC reply: a JSON body, or the event of an SSE body that carries the reply
+ * (resolved as soon as that event is in; the rest of the body drains in the background so
+ * the connection can be reused).
+ */
 async function readReply(response: Response, id: number): Promise<Reply> {
   const type = response.headers.get("content-type") ?? "";
   if (type.startsWith("application/json")) return await response.json();
-  const text = await response.text();
-  if (!type.startsWith("text/event-stream")) {
+  if (!type.startsWith("text/event-stream") || response.body === null) {
+    const text = await response.text();
     throw new Error(`HTTP ${response.status} ${type}: ${text.slice(0, 200)}`);
   }
-  for (const event of text.split(/\r?\n\r?\n/)) {
-    const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) =>
-      l.slice(5).trimStart()
-    ).join("\n");
-    if (data === "") continue;
-    const message = JSON.parse(data) as Reply;
-    if (message.id === id) return message;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = text.search(/\r?\n\r?\n/)) >= 0) {
+      const event = text.slice(0, end);
+      text = text.slice(end).replace(/^\r?\n\r?\n/, "");
+      const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trimStart()).join("\n");
+      if (data === "") continue;
+      const message = JSON.parse(data) as Reply;
+      if (message.id === id) {
+        void (async () => {
+          while (!(await reader.read()).done);
+        })().catch(() => {});
+        return message;
+      }
+    }
   }
   throw new Error("no reply on the event stream");
 }

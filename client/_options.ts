@@ -9,6 +9,7 @@ import type { Implementation } from "../protocol/meta.ts";
 import { era, SUPPORTED_VERSIONS } from "../protocol/versions.ts";
 import type { Transport } from "../transports/transport.ts";
 import type { Backoff } from "./_async.ts";
+import { isObject } from "./_json.ts";
 import type { ClientOptions, ProtocolChoice } from "./types.ts";
 
 /** The client's name and version when `clientInfo` is not given. */
@@ -89,10 +90,6 @@ function bad(key: string, what: string): never {
   throw new TypeError(`createClient: option "${key}" ${what}`);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function positive(key: string, value: unknown, fallback: number, allowInfinity = false): number {
   if (value === undefined) return fallback;
   const ok = typeof value === "number" && value > 0 &&
@@ -162,58 +159,54 @@ function handler(value: unknown): ClientHandler | undefined {
   return value as ClientHandler;
 }
 
-function members(option: string, value: unknown, known: string[]) {
+/** A numeric member of an options object: its default and its range. */
+type Member = [fallback: number, ok: (n: number) => boolean];
+
+/**
+ * Checks an object of numeric members (every member known, each in its range) and fills in
+ * the defaults.
+ */
+function members<K extends string>(
+  option: string,
+  value: unknown,
+  known: Record<K, Member>,
+): Record<K, number> {
   if (value !== undefined && !isObject(value)) bad(option, "must be an object or false");
   const given = (value ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(given)) {
-    if (!known.includes(key)) bad(option, `has an unknown member "${key}"`);
+    if (!Object.hasOwn(known, key)) bad(option, `has an unknown member "${key}"`);
   }
-  return (key: string, fallback: number, ok: (n: number) => boolean) => {
+  const out = {} as Record<K, number>;
+  for (const [key, [fallback, ok]] of Object.entries<Member>(known)) {
     const n = given[key];
-    if (n === undefined) return fallback;
-    if (typeof n !== "number" || !Number.isFinite(n) || !ok(n)) {
+    if (n !== undefined && (typeof n !== "number" || !Number.isFinite(n) || !ok(n))) {
       bad(option, `member "${key}" is out of range`);
     }
-    return n as number;
-  };
+    out[key as K] = n === undefined ? fallback : n as number;
+  }
+  return out;
+}
+
+/** The members of a backoff option (`retry`, `reconnect`), with their defaults. */
+function backoff(attempts: number, initialDelay: number, maxDelay: number) {
+  return {
+    attempts: [attempts, (n) => Number.isInteger(n) && n >= 0],
+    initialDelay: [initialDelay, (n) => n >= 0],
+    maxDelay: [maxDelay, (n) => n >= 0],
+    factor: [2, (n) => n >= 1],
+    jitter: [0.2, (n) => n >= 0 && n <= 1],
+  } satisfies Record<string, Member>;
 }
 
 function retry(value: unknown): ResolvedOptions["retry"] {
   if (value === false) return false;
-  const number = members("retry", value, [
-    "attempts",
-    "initialDelay",
-    "maxDelay",
-    "factor",
-    "jitter",
-    "maxRetryAfter",
-  ]);
-  return {
-    attempts: number("attempts", 2, (n) => Number.isInteger(n) && n >= 0),
-    initialDelay: number("initialDelay", 250, (n) => n >= 0),
-    maxDelay: number("maxDelay", 5_000, (n) => n >= 0),
-    factor: number("factor", 2, (n) => n >= 1),
-    jitter: number("jitter", 0.2, (n) => n >= 0 && n <= 1),
-    maxRetryAfter: number("maxRetryAfter", 60_000, (n) => n >= 0),
-  };
+  const known = { ...backoff(2, 250, 5_000), maxRetryAfter: [60_000, (n) => n >= 0] as Member };
+  return members("retry", value, known);
 }
 
 function reconnect(value: unknown): ResolvedOptions["reconnect"] {
   if (value === false) return false;
-  const number = members("reconnect", value, [
-    "attempts",
-    "initialDelay",
-    "maxDelay",
-    "factor",
-    "jitter",
-  ]);
-  return {
-    attempts: number("attempts", 5, (n) => Number.isInteger(n) && n >= 0),
-    initialDelay: number("initialDelay", 200, (n) => n >= 0),
-    maxDelay: number("maxDelay", 10_000, (n) => n >= 0),
-    factor: number("factor", 2, (n) => n >= 1),
-    jitter: number("jitter", 0.2, (n) => n >= 0 && n <= 1),
-  };
+  return members("reconnect", value, backoff(5, 200, 10_000));
 }
 
 /**

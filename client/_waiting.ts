@@ -11,6 +11,7 @@
 
 import { McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { cancelledError } from "./_errors.ts";
 import type { RequestOptions } from "./types.ts";
 
 /** A request waiting for the connection. */
@@ -87,14 +88,7 @@ export function createWaitRoom<O extends RequestOptions>(
           entry.cleanup();
           reject(error);
         };
-        const onAbort = () =>
-          drop(
-            new McpError(`${method} was cancelled`, {
-              kind: "cancelled",
-              reason: "aborted",
-              cause: signal?.reason,
-            }),
-          );
+        const onAbort = () => drop(cancelledError(method, signal));
         queue.add(entry);
         signal?.addEventListener("abort", onAbort, { once: true });
         if (signal?.aborted) return onAbort();

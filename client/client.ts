@@ -10,7 +10,8 @@ import { resolveOptions } from "./_options.ts";
 import { createConnection } from "./connection.ts";
 import { inputContext } from "./mrtr.ts";
 import { createNotificationHub } from "./notifications.ts";
-import { createListCache, createToolCache, listPage } from "./pagination.ts";
+import { createListCache, createToolCache } from "./list_cache.ts";
+import { listPage } from "./pagination.ts";
 import { createSubscriptions, type Subscriptions } from "./subscriptions.ts";
 import { instructionsForLlm } from "./instructions.ts";
 import {

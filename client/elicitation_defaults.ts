@@ -7,20 +7,7 @@
  */
 
 import type { ElicitResult } from "../protocol/capabilities.ts";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Sets an own property, even one named `__proto__`. */
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-}
+import { isObject, put } from "./_json.ts";
 
 /**
  * The elicitation answer to send: for an accepted form, the handler's content with every

@@ -16,6 +16,7 @@ import type { ClientHandler, HandlerContext } from "../protocol/capabilities.ts"
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { allowsInputRequired } from "../protocol/mrtr.ts";
+import { isObject } from "./_json.ts";
 import { withElicitationDefaults } from "./elicitation_defaults.ts";
 
 /** Why the client cannot answer an input request: the JSON-RPC error a legacy server gets. */
@@ -31,10 +32,6 @@ export type InputOutcome =
   | { ok: true; result: JsonObject }
   | { ok: false; failure: "handler"; error: unknown; message: string }
   | { ok: false; failure: "invalid"; message: string };
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** What each input method is called in messages. */
 export function inputKind(method: string): string {

@@ -26,6 +26,8 @@ import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { type InputRequest, parseInputRequired, retryParams } from "../protocol/mrtr.ts";
 import { MODERN_VERSION } from "../protocol/versions.ts";
 import { capabilitiesFor } from "./_envelope.ts";
+import { cancelledError } from "./_errors.ts";
+import { put } from "./_json.ts";
 import type { ResolvedOptions } from "./_options.ts";
 import type { ConnectionRequestOptions } from "./connection.ts";
 import { answerInput, inputKind, inputProblem, inputRequiredOf } from "./input.ts";
@@ -72,15 +74,6 @@ export function inputContext(options: ResolvedOptions, status: () => ClientStatu
   };
 }
 
-function put(target: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-}
-
 /** A deep copy of JSON params for a handler to see (what it does to them stays its own). */
 function copy(params: JsonObject): JsonObject {
   try {
@@ -93,11 +86,7 @@ function copy(params: JsonObject): JsonObject {
 /** Why the handlers' signal aborted: the caller's signal, or the `maxTotalTimeout` ceiling. */
 function stopped(method: string, signal: AbortSignal): McpError {
   if (isMcpError(signal.reason) && signal.reason.kind === "timeout") return signal.reason;
-  return new McpError(`${method} was cancelled`, {
-    kind: "cancelled",
-    reason: "aborted",
-    cause: signal.reason,
-  });
+  return cancelledError(method, signal);
 }
 
 /**

@@ -9,6 +9,8 @@ import { McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/versions.ts";
+import { checkCallOptions, checkOptions, invalid, nonEmpty, requestOptions } from "./_checks.ts";
+import { isObject } from "./_json.ts";
 import type { ConnectionRequestOptions } from "./connection.ts";
 import { type InputContext, requestWithInput } from "./mrtr.ts";
 import type {
@@ -22,6 +24,8 @@ import type {
   RequestOptions,
   ToolResult,
 } from "./types.ts";
+
+export { checkCallOptions, checkOptions, invalid, requestOptions } from "./_checks.ts";
 
 /** Sends one request through the connection (queued until ready). */
 export type RequestFn = (
@@ -48,79 +52,10 @@ export interface Requester {
   notify?(method: string, params?: JsonObject): Promise<void>;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A protocol error for a result that does not have the method's shape. */
-export function invalid(method: string, what: string, data?: unknown): McpError {
-  return new McpError(`The server's ${method} result is invalid: ${what}`, {
-    kind: "protocol",
-    reason: "invalid_result",
-    data,
-  });
-}
-
-/**
- * Checks request options, throwing `TypeError` for a bad one.
- *
- * @param options The caller's options.
- * @returns The same options.
- */
-export function checkOptions<T extends RequestOptions>(options: T | undefined): T {
-  if (options === undefined) return {} as T;
-  if (!isObject(options)) throw new TypeError("options must be an object");
-  const { timeout, maxTotalTimeout, signal, onProgress } = options;
-  for (
-    const [key, value] of [["timeout", timeout], ["maxTotalTimeout", maxTotalTimeout]] as const
-  ) {
-    if (value !== undefined && !(typeof value === "number" && value > 0)) {
-      throw new TypeError(`option "${key}" must be a positive number of milliseconds`);
-    }
-  }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new TypeError('option "signal" must be an AbortSignal');
-  }
-  if (onProgress !== undefined && typeof onProgress !== "function") {
-    throw new TypeError('option "onProgress" must be a function');
-  }
-  return options;
-}
-
-function nonEmpty(name: string, value: unknown): string {
-  if (typeof value !== "string" || value === "") {
-    throw new TypeError(`${name} must be a non-empty string`);
-  }
-  return value;
-}
-
-/**
- * Checks the options of a call that may need input, throwing `TypeError` for a bad one.
- *
- * @param options The caller's options.
- * @returns The same options.
- */
-export function checkCallOptions(options: CallOptions | undefined): CallOptions {
-  const opts = checkOptions(options);
-  if (opts.assigns !== undefined && !isObject(opts.assigns)) {
-    throw new TypeError('option "assigns" must be an object');
-  }
-  if (opts.principal !== undefined && typeof opts.principal !== "string") {
-    throw new TypeError('option "principal" must be a string');
-  }
-  return opts;
-}
-
 /** The options the MRTR driver takes, out of a call's options. */
 function inputOptions(options: CallOptions) {
   const { assigns, principal } = options;
   return { ...requestOptions(options), assigns, principal };
-}
-
-/** The request options the connection takes, out of a method's options. */
-export function requestOptions(options: RequestOptions): ConnectionRequestOptions {
-  const { signal, timeout, onProgress, maxTotalTimeout } = options;
-  return { signal, timeout, onProgress, maxTotalTimeout };
 }
 
 /**

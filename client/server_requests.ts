@@ -12,7 +12,6 @@
 
 import { isMcpError } from "../protocol/errors.ts";
 import type {
-  JsonObject,
   JsonRpcErrorObject,
   JsonRpcId,
   JsonRpcNotification,
@@ -21,6 +20,7 @@ import type {
 } from "../protocol/jsonrpc.ts";
 import { type Era, era as eraOf } from "../protocol/versions.ts";
 import { capabilitiesFor } from "./_envelope.ts";
+import { isObject } from "./_json.ts";
 import type { ResolvedOptions } from "./_options.ts";
 import { answerInput, inputProblem } from "./input.ts";
 
@@ -44,10 +44,6 @@ export interface ServerRequests {
   notification(notification: JsonRpcNotification): void;
   /** How many requests are being answered now. */
   pending(): number;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function keyOf(id: JsonRpcId): string {

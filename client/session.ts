@@ -6,7 +6,7 @@
  * @module
  */
 
-import { isMcpError, McpError } from "../protocol/errors.ts";
+import { McpError } from "../protocol/errors.ts";
 import {
   isErrorResponse,
   isNotification,
@@ -19,6 +19,7 @@ import {
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
 import type { SendOptions } from "../transports/transport.ts";
+import { asMcpError, cancelledError } from "./_errors.ts";
 import type { Progress, RequestOptions } from "./types.ts";
 
 /** How a session reaches its link and the connection around it. */
@@ -83,12 +84,7 @@ interface Pending {
 }
 
 function asTransportError(error: unknown): McpError {
-  if (isMcpError(error)) return error;
-  return new McpError("The transport could not send the message", {
-    kind: "transport",
-    reason: "send_failed",
-    cause: error,
-  });
+  return asMcpError(error, "The transport could not send the message", "send_failed");
 }
 
 function abortText(reason: unknown): string {
@@ -126,13 +122,7 @@ export function createSession(options: SessionOptions): Session {
     if (ended) return Promise.reject(ended);
     const signal = opts.signal;
     if (signal?.aborted) {
-      return Promise.reject(
-        new McpError(`${method} was cancelled`, {
-          kind: "cancelled",
-          reason: "aborted",
-          cause: signal.reason,
-        }),
-      );
+      return Promise.reject(cancelledError(method, signal));
     }
     const id = ++lastId;
     const timed = Number.isFinite(opts.timeout);
@@ -186,13 +176,7 @@ export function createSession(options: SessionOptions): Session {
         else timer = armed;
       };
       function onAbort() {
-        fail(
-          new McpError(`${method} was cancelled`, {
-            kind: "cancelled",
-            reason: "aborted",
-            cause: signal?.reason,
-          }),
-        );
+        fail(cancelledError(method, signal));
         cancelRemote(abortText(signal?.reason));
       }
 

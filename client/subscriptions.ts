@@ -1,39 +1,29 @@
 /**
  * Resource subscriptions in both eras. Legacy servers get `resources/subscribe` and
  * `resources/unsubscribe`; modern servers one `subscriptions/listen` whose filter holds every
- * subscribed URI, replaced by a new listen (once acknowledged) when the set changes, routed
- * by `subscriptionId`, reopened after a drop, and sent again each time the connection
- * becomes ready (a reconnect, or a renewed legacy session).
+ * subscribed URI (`_listen.ts`). Both are sent again each time the connection becomes ready
+ * (a reconnect, or a renewed legacy session).
  *
  * @module
  */
 
-import { isMcpError, McpError } from "../protocol/errors.ts";
-import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import { McpError } from "../protocol/errors.ts";
+import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { Era } from "../protocol/versions.ts";
-import { type Backoff, backoffDelay } from "./_async.ts";
+import { follow } from "./_async.ts";
+import { checkOptions, nonEmpty } from "./_checks.ts";
+import { subscriptionsNotSupported } from "./_errors.ts";
+import { isObject } from "./_json.ts";
+import { createListens, type ListenSettings } from "./_listen.ts";
 import type { Connection } from "./connection.ts";
-import { checkOptions } from "./requests.ts";
 import type { RequestOptions } from "./types.ts";
 
-/** The `_meta` key naming the listen a notification belongs to. */
-export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-
-/** Failed reopenings of a dropped listen in a row before waiting for the next reconnect. */
-const MAX_REOPENS = 8;
+export { SUBSCRIPTION_ID } from "./_listen.ts";
 
 /** What the subscriptions need from the client. */
-export interface SubscriptionDeps {
+export interface SubscriptionDeps extends ListenSettings {
   /** The connection. */
   connection: Pick<Connection, "request" | "stream" | "ready" | "serverInfo" | "status">;
-  /** The default wait for the connection and for an acknowledgment. */
-  requestTimeout: number;
-  /** The delays between reopenings of a dropped listen (`false`: one second). */
-  backoff: Backoff | false;
-  /** The jitter source. */
-  random(): number;
-  /** Diagnostics. */
-  warn(message: string): void;
 }
 
 /** The subscriptions of one client. */
@@ -56,68 +46,9 @@ export interface Subscriptions {
   uris(): string[];
 }
 
-interface Listen {
-  id?: JsonRpcId;
-  uris: string[];
-  controller: AbortController;
-  acked?: Set<string>;
-  ack: PromiseWithResolvers<Set<string>>;
-  ended: boolean;
-  /** Closed by us (replaced, emptied, or the client closed): no reopening. */
-  closing: boolean;
-  generation: number;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function subscriptionIdOf(params: JsonObject | undefined): JsonRpcId | undefined {
-  const meta = params?._meta;
-  if (!isObject(meta)) return undefined;
-  const id = meta[SUBSCRIPTION_ID];
-  return typeof id === "string" || typeof id === "number" ? id : undefined;
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item) => b.includes(item));
-}
-
-function checkUri(uri: unknown): string {
-  if (typeof uri !== "string" || uri === "") throw new TypeError("uri must be a non-empty string");
-  return uri;
-}
-
-function notSupported(era: Era, cause?: unknown): McpError {
-  return new McpError(
-    era === "legacy"
-      ? "The server does not support resource subscriptions (no resources.subscribe capability)"
-      : "The server does not support resource subscriptions on subscriptions/listen",
-    { kind: "protocol", reason: "subscriptions_not_supported", cause },
-  );
-}
-
 function supportsSubscribe(capabilities: Record<string, unknown>): boolean {
   const resources = capabilities.resources;
   return isObject(resources) && resources.subscribe === true;
-}
-
-/** Waits for `promise`, or rejects with kind `cancelled` when `signal` aborts first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string) {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () =>
-      reject(
-        new McpError(`${what} was cancelled`, {
-          kind: "cancelled",
-          reason: "aborted",
-          cause: signal.reason,
-        }),
-      );
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 /**
@@ -129,172 +60,19 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, w
 export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
   const { connection, warn } = deps;
   const uris = new Set<string>();
-  // Ids of listens we opened, newest last (bounded): their messages are ours to route.
-  const ours: JsonRpcId[] = [];
-  let active: Listen | undefined;
-  const opening = new Set<Listen>();
-  let generation = 0;
-  let chain: Promise<unknown> = Promise.resolve();
-  let reopenTimer: ReturnType<typeof setTimeout> | undefined;
-  let reopens = 0;
-  let closed = false;
-
-  const remember = (id: JsonRpcId) => {
-    ours.push(id);
-    if (ours.length > 64) ours.shift();
-  };
-
-  const ended = (listen: Listen, outcome: unknown) => {
-    if (listen.ended) return;
-    listen.ended = true;
-    opening.delete(listen);
-    if (listen.acked === undefined) {
-      let error: unknown = outcome;
-      if (outcome === undefined) {
-        error = new McpError("The server ended subscriptions/listen without acknowledging it", {
-          kind: "protocol",
-          reason: "subscription_not_acknowledged",
-        });
-      } else if (isMcpError(outcome) && outcome.kind === "server" && outcome.code === -32601) {
-        error = notSupported("modern", outcome);
-      }
-      listen.ack.reject(error);
-    }
-    if (listen !== active) return;
-    active = undefined;
-    if (!listen.closing && !closed && uris.size > 0) scheduleReopen();
-  };
-
-  const open = (wanted: string[]): Listen => {
-    const listen: Listen = {
-      uris: wanted,
-      controller: new AbortController(),
-      ack: Promise.withResolvers<Set<string>>(),
-      ended: false,
-      closing: false,
-      generation,
-    };
-    listen.ack.promise.catch(() => {});
-    opening.add(listen);
-    connection.stream(
-      "subscriptions/listen",
-      { notifications: { resourceSubscriptions: wanted } },
-      {
-        signal: listen.controller.signal,
-        onId: (id) => {
-          listen.id = id;
-          remember(id);
-        },
-      },
-    ).then(() => ended(listen, undefined), (error) => ended(listen, error));
-    return listen;
-  };
-
-  const stop = (listen: Listen | undefined) => {
-    if (listen === undefined || listen.ended) return;
-    listen.closing = true;
-    listen.controller.abort(new Error("The subscription was replaced or ended"));
-  };
-
-  const acknowledged = async (listen: Listen, timeout: number): Promise<void> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new McpError(`The server did not acknowledge subscriptions/listen in ${timeout} ms`, {
-              kind: "timeout",
-              reason: "not_acknowledged",
-            }),
-          ),
-        timeout,
-      );
-    });
-    try {
-      await Promise.race([listen.ack.promise, expired]);
-    } catch (error) {
-      stop(listen);
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
-  /** Makes the open listen match the subscribed URIs; the listen afterwards, if any. */
-  const sync = async (timeout: number): Promise<Listen | undefined> => {
-    if (closed) return undefined;
-    const wanted = [...uris];
-    const current = active;
-    if (
-      current !== undefined && !current.ended && current.generation === generation &&
-      sameSet(current.uris, wanted)
-    ) {
-      return current;
-    }
-    if (wanted.length === 0) {
-      active = undefined;
-      stop(current);
-      return undefined;
-    }
-    const listen = open(wanted);
-    await acknowledged(listen, timeout); // the acknowledgment put it in force
-    if (listen.ended) {
-      throw new McpError("The new subscriptions/listen ended right after its acknowledgment", {
-        kind: "transport",
-        reason: "listen_ended",
-      });
-    }
-    reopens = 0;
-    return listen;
-  };
-
-  /** An acknowledged listen replaces the one in force (at once: updates may follow it). */
-  const takeOver = (listen: Listen) => {
-    if (listen.closing || listen.ended) return;
-    const old = active;
-    active = listen;
-    if (old !== undefined && old !== listen) stop(old);
-  };
-
-  /** Runs `sync` after every earlier one (one listen is replaced at a time). */
-  const resync = (timeout: number): Promise<Listen | undefined> => {
-    const next = chain.then(() => sync(timeout));
-    chain = next.catch(() => {});
-    return next;
-  };
-
-  function scheduleReopen() {
-    if (reopenTimer !== undefined || closed) return;
-    if (reopens >= MAX_REOPENS) {
-      warn(
-        `Gave up reopening subscriptions/listen after ${reopens} tries; waiting for a reconnect`,
-      );
-      return;
-    }
-    reopens++;
-    const wait = deps.backoff === false ? 1_000 : backoffDelay(reopens, deps.backoff, deps.random);
-    reopenTimer = setTimeout(() => {
-      reopenTimer = undefined;
-      if (closed || uris.size === 0 || connection.status().state !== "ready") return;
-      resync(deps.requestTimeout).catch((error) => {
-        warn(`Could not reopen subscriptions/listen: ${error}`);
-        if (active === undefined) scheduleReopen();
-      });
-    }, wait);
-  }
-
+  const listens = createListens({ ...deps, uris });
   const modernEra = () => connection.serverInfo().era === "modern";
 
   return {
     async subscribe(uri, options) {
-      checkUri(uri);
+      nonEmpty("uri", uri);
       const opts = checkOptions(options);
       const timeout = opts.timeout ?? deps.requestTimeout;
       const started = Date.now();
       const left = () => Math.max(1, timeout - (Date.now() - started));
-      await untilAborted(connection.ready(timeout), opts.signal, "subscribe");
+      await follow(connection.ready(timeout), "subscribe", opts.signal);
       const info = connection.serverInfo();
-      if (!supportsSubscribe(info.capabilities)) throw notSupported(info.era);
+      if (!supportsSubscribe(info.capabilities)) throw subscriptionsNotSupported(info.era);
       if (info.era === "legacy") {
         await connection.request("resources/subscribe", { uri }, {
           signal: opts.signal,
@@ -307,7 +85,7 @@ export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
       const added = !uris.has(uri);
       uris.add(uri);
       try {
-        const listen = await untilAborted(resync(left()), opts.signal, "subscribe");
+        const listen = await follow(listens.resync(left()), "subscribe", opts.signal);
         if (listen?.acked?.has(uri)) return;
         throw new McpError(`The server did not acknowledge the subscription to ${uri}`, {
           kind: "protocol",
@@ -321,7 +99,7 @@ export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
     },
 
     async unsubscribe(uri, options) {
-      checkUri(uri);
+      nonEmpty("uri", uri);
       const opts = checkOptions(options);
       const had = uris.delete(uri);
       // A new connection starts without the subscription: nothing to tell the server.
@@ -336,67 +114,14 @@ export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
         return;
       }
       if (!had) return;
-      await untilAborted(
-        resync(opts.timeout ?? deps.requestTimeout),
-        opts.signal,
-        "unsubscribe",
-      );
+      await follow(listens.resync(opts.timeout ?? deps.requestTimeout), "unsubscribe", opts.signal);
     },
 
-    route(notification) {
-      const params = notification.params;
-      if (notification.method === "notifications/subscriptions/acknowledged") {
-        const id = subscriptionIdOf(params);
-        let listen = [...opening].find((candidate) => candidate.id === id);
-        // The id was not learned when sending (it always is today): the oldest unknown one.
-        listen ??= id === undefined || ours.includes(id)
-          ? undefined
-          : [...opening].find((candidate) => candidate.id === undefined);
-        if (listen === undefined) return ours.includes(id as JsonRpcId);
-        if (listen.id === undefined && id !== undefined) {
-          listen.id = id;
-          remember(id);
-        }
-        const filter = isObject(params?.notifications) ? params.notifications : {};
-        const agreed = Array.isArray(filter.resourceSubscriptions)
-          ? filter.resourceSubscriptions.filter((uri): uri is string => typeof uri === "string")
-          : [];
-        listen.acked = new Set(agreed);
-        opening.delete(listen);
-        takeOver(listen);
-        listen.ack.resolve(listen.acked);
-        return true;
-      }
-      if (notification.method === "notifications/cancelled") {
-        const requestId = params?.requestId;
-        const listen = active !== undefined && active.id === requestId ? active : undefined;
-        if (listen === undefined) return false;
-        // The server ended the listen (the disputed stdio form): treat it as a graceful end.
-        listen.controller.abort(new Error("The server ended the subscription"));
-        ended(listen, undefined);
-        return true;
-      }
-      const id = subscriptionIdOf(params);
-      if (id === undefined || !ours.includes(id)) return false;
-      // Only the listen in force speaks for the subscriptions: a replaced or not yet
-      // acknowledged one would deliver the same updates twice.
-      return active === undefined || active.id !== id;
-    },
+    route: (notification) => listens.route(notification),
 
     ready(info) {
-      generation++;
-      closed = false; // `reconnect()` revives a closed client, subscriptions included
-      if (uris.size === 0) return;
-      if (info.era === "modern") {
-        clearTimeout(reopenTimer);
-        reopenTimer = undefined;
-        reopens = 0;
-        resync(deps.requestTimeout).catch((error) => {
-          warn(`Could not subscribe again after reconnecting: ${error}`);
-          if (active === undefined) scheduleReopen();
-        });
-        return;
-      }
+      listens.ready(info.era);
+      if (uris.size === 0 || info.era === "modern") return;
       for (const uri of uris) {
         connection.request("resources/subscribe", { uri }, { progress: false }).catch((error) =>
           warn(`Could not subscribe to ${uri} again after reconnecting: ${error}`)
@@ -404,14 +129,7 @@ export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
       }
     },
 
-    close() {
-      closed = true;
-      clearTimeout(reopenTimer);
-      reopenTimer = undefined;
-      const listens = [active, ...opening];
-      active = undefined;
-      for (const listen of listens) stop(listen);
-    },
+    close: () => listens.close(),
 
     uris: () => [...uris],
   };

@@ -13,6 +13,7 @@ const DENO_ALLOW = [
   "--allow-run",
   "--allow-sys",
   "--allow-net=127.0.0.1,localhost",
+  "--unstable-kv",
 ];
 const SOURCE_DIRS = ["protocol", "client", "transports", "runtime", "oauth", "cache", "governance"]
   .filter((dir) => {

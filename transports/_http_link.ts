@@ -20,12 +20,10 @@ import {
 import {
   abortError,
   discard,
-  fetchSameOrigin,
   isRetryableStatus,
   linkSignals,
   mediaType,
   readBounded,
-  retryAfterMs,
   statusError,
 } from "./_http.ts";
 import { authError } from "./_http_auth.ts";
@@ -35,10 +33,11 @@ import {
   type LinkConfig,
   type LinkState,
   modernVersion,
+  postMessage,
   requestHeaders,
   SESSION_HEADER,
 } from "./_http_request.ts";
-import { decodeOrThrow, describe, isResponse, readErrorBody } from "./_http_response.ts";
+import { decodeOrThrow, describe, isResponse, readErrorBody, readProbe } from "./_http_response.ts";
 import { openGetStream, readPostStream, type StreamContext } from "./_http_streams.ts";
 import type {
   HttpProbeResult,
@@ -104,6 +103,13 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     deliver(message);
   }
 
+  const expiredError = () =>
+    new McpError("The server's session expired (HTTP 404); initialize again", {
+      kind: "transport",
+      reason: "session_expired",
+    });
+
+  /** Forgets the session `carried` (when it is still the link's) and returns the error. */
   function sessionExpired(carried: string): McpError {
     if (state.sessionId === carried) {
       state.sessionId = undefined;
@@ -112,10 +118,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       getStream?.abort();
       getStream = undefined;
     }
-    return new McpError("The server's session expired (HTTP 404); initialize again", {
-      kind: "transport",
-      reason: "session_expired",
-    });
+    return expiredError();
   }
 
   const streams: StreamContext = {
@@ -229,39 +232,42 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
   const closedError = () =>
     new McpError("The HTTP link is closed", { kind: "closed", reason: "link_closed" });
 
+  /**
+   * Runs `work` with a signal that aborts with the caller's or the link's; once either
+   * aborted, whatever `work` throws becomes the abort error.
+   */
+  async function scoped<T>(
+    caller: AbortSignal | undefined,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const scope = linkSignals(caller, life.signal);
+    try {
+      if (scope.signal.aborted) throw abortError(scope.signal);
+      return await work(scope.signal);
+    } catch (error) {
+      if (scope.signal.aborted) throw abortError(scope.signal);
+      throw error;
+    } finally {
+      scope.unlink();
+    }
+  }
+
   return {
     async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
       if (life.signal.aborted) throw closedError();
       const modern = modernVersion(message) !== undefined || state.protocol?.era === "modern";
-      if (sessionLost && !modern && !isInitialize(message)) {
-        throw new McpError("The server's session expired (HTTP 404); initialize again", {
-          kind: "transport",
-          reason: "session_expired",
-        });
-      }
-      const scope = linkSignals(options.signal, life.signal);
+      if (sessionLost && !modern && !isInitialize(message)) throw expiredError();
       const request = isRequest(message) ? message : undefined;
-      try {
-        if (scope.signal.aborted) throw abortError(scope.signal);
-        const { headers, session } = await requestHeaders(config, state, "POST", message);
-        if (modern && request?.method === "tools/list") listRequests.add(request.id);
-        const response = await fetchSameOrigin({
-          fetch: config.fetch,
-          url: config.url,
-          method: "POST",
-          headers,
-          body: JSON.stringify(message),
-          signal: scope.signal,
-          maxRedirects: config.maxRedirects,
-        });
-        await onPostResponse(message, modern, response, session, scope.signal);
-      } catch (error) {
-        if (scope.signal.aborted) throw abortError(scope.signal);
-        throw error;
-      } finally {
-        scope.unlink();
-        if (request !== undefined) listRequests.delete(request.id);
-      }
+      await scoped(options.signal, async (signal) => {
+        try {
+          const { headers, session } = await requestHeaders(config, state, "POST", message);
+          if (modern && request?.method === "tools/list") listRequests.add(request.id);
+          const response = await postMessage(config, headers, message, signal);
+          await onPostResponse(message, modern, response, session, signal);
+        } finally {
+          if (request !== undefined) listRequests.delete(request.id);
+        }
+      });
     },
 
     setProtocol(next: LinkProtocol): void {
@@ -271,36 +277,11 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
 
     async probe(request: JsonRpcRequest, options: SendOptions = {}): Promise<HttpProbeResult> {
       if (life.signal.aborted) throw closedError();
-      const scope = linkSignals(options.signal, life.signal);
-      try {
-        if (scope.signal.aborted) throw abortError(scope.signal);
+      return await scoped(options.signal, async (signal) => {
         const { headers } = await requestHeaders(config, state, "POST", request);
-        const response = await fetchSameOrigin({
-          fetch: config.fetch,
-          url: config.url,
-          method: "POST",
-          headers,
-          body: JSON.stringify(request),
-          signal: scope.signal,
-          maxRedirects: config.maxRedirects,
-        });
-        const body = await readBounded(response, config.maxResponseBytes);
-        const result: HttpProbeResult = {
-          status: response.status,
-          contentType: response.headers.get("content-type"),
-          body,
-        };
-        const after = retryAfterMs(response.headers.get("retry-after"));
-        if (after !== undefined) result.retryAfterMs = after;
-        const challenge = response.headers.get("www-authenticate");
-        if (challenge !== null) result.challenge = challenge;
-        return result;
-      } catch (error) {
-        if (scope.signal.aborted) throw abortError(scope.signal);
-        throw error;
-      } finally {
-        scope.unlink();
-      }
+        const response = await postMessage(config, headers, request, signal);
+        return await readProbe(response, config.maxResponseBytes);
+      });
     },
 
     close(): Promise<void> {

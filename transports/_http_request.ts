@@ -94,6 +94,24 @@ export async function requestHeaders(
   return { headers, session };
 }
 
+/** POSTs one message with its `headers` (same-origin redirects only). */
+export function postMessage(
+  config: LinkConfig,
+  headers: Headers,
+  message: JsonRpcMessage,
+  signal: AbortSignal,
+): Promise<Response> {
+  return fetchSameOrigin({
+    fetch: config.fetch,
+    url: config.url,
+    method: "POST",
+    headers,
+    body: JSON.stringify(message),
+    signal,
+    maxRedirects: config.maxRedirects,
+  });
+}
+
 /** `DELETE`s a legacy session, best effort and bounded by `closeTimeout` (405 is fine). */
 export async function deleteSession(
   config: LinkConfig,

@@ -1,6 +1,7 @@
 /**
  * Private: reading Streamable HTTP answers. JSON-RPC bodies and events decoded strictly
- * (with a clear `protocol` error), and JSON-RPC error bodies sent with an error status.
+ * (with a clear `protocol` error), JSON-RPC error bodies sent with an error status, and the
+ * answer to a `server/discover` probe.
  *
  * @module
  */
@@ -16,7 +17,8 @@ import {
   type JsonRpcMessage,
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
-import { readBounded } from "./_http.ts";
+import { readBounded, retryAfterMs } from "./_http.ts";
+import type { HttpProbeResult } from "./transport.ts";
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -65,4 +67,19 @@ export async function readErrorBody(
   } catch {
     return undefined;
   }
+}
+
+/** Reads the answer to a probe (its body bounded by `maxBytes`) for `classifyProbe`. */
+export async function readProbe(response: Response, maxBytes: number): Promise<HttpProbeResult> {
+  const body = await readBounded(response, maxBytes);
+  const result: HttpProbeResult = {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body,
+  };
+  const after = retryAfterMs(response.headers.get("retry-after"));
+  if (after !== undefined) result.retryAfterMs = after;
+  const challenge = response.headers.get("www-authenticate");
+  if (challenge !== null) result.challenge = challenge;
+  return result;
 }

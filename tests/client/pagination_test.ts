@@ -1,5 +1,6 @@
 import { assert, assertEquals, test } from "../_harness.ts";
-import { createToolCache, PAGINATION_CAPS } from "../../client/pagination.ts";
+import { createToolCache } from "../../client/list_cache.ts";
+import { PAGINATION_CAPS } from "../../client/pagination.ts";
 import type { Requester } from "../../client/requests.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { fixtureClient, mcpError, requests } from "./_helpers.ts";

@@ -1,0 +1,62 @@
+/**
+ * Private: what both entries export — the protocol core, the client, the transport contract,
+ * the Streamable HTTP transport and the edge-safe part of OAuth. `mod.ts` adds stdio,
+ * spawning, the in-process transport, its `connect` and the OAuth pieces that need a
+ * runtime; `http.ts` adds its HTTP-only `connect`. Nothing here may reach `runtime/`, stdio,
+ * Hono or `oauth/callback.ts` (tests/edge/graph_test.ts checks `http.ts`'s graph).
+ *
+ * @module
+ */
+
+export * from "./protocol/capabilities.ts";
+export * from "./protocol/discover.ts";
+export * from "./protocol/errors.ts";
+export * from "./protocol/headers.ts";
+export * from "./protocol/jsonrpc.ts";
+export * from "./protocol/meta.ts";
+export * from "./protocol/negotiation.ts";
+export * from "./protocol/versions.ts";
+
+export { connectClient, createClient } from "./client/client.ts";
+export * from "./client/types.ts";
+export * from "./transports/transport.ts";
+export {
+  type FetchLike,
+  type HttpAuth,
+  type SetAuthOptions,
+  streamableHttp,
+  type StreamableHttpOptions,
+  type StreamableHttpTransport,
+} from "./transports/streamable_http.ts";
+export {
+  handleCallback,
+  type HandleCallbackOptions,
+  type OAuthMiddleware,
+  withClientCredentials,
+  withOAuth,
+} from "./oauth/middleware.ts";
+export type {
+  AuthorizationUrlContext,
+  CallbackListener,
+  CallbackReceiver,
+  ClientCredentialsOptions,
+  CommonOAuthOptions,
+  OAuthOptions,
+} from "./oauth/options.ts";
+export type {
+  AssertionContext,
+  AssertionSource,
+  ClientCredentials,
+} from "./oauth/client_credentials.ts";
+export type { ClientMetadata, PreRegisteredClient } from "./oauth/registration.ts";
+export {
+  type ClientRegistration,
+  type MaybePromise,
+  memoryTokenStore,
+  type MemoryTokenStoreOptions,
+  type PendingAuthorization,
+  type TokenKey,
+  type TokenSet,
+  type TokenStore,
+} from "./oauth/store.ts";
+export { idJagAssertion, type IdJagOptions } from "./oauth/enterprise.ts";

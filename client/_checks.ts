@@ -1,0 +1,96 @@
+/**
+ * Private: the checks the request methods share (request options, with a `TypeError` naming
+ * the bad one; name arguments; result shapes) and the conversion of a method's options to
+ * the connection's.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import { isObject } from "./_json.ts";
+import type { ConnectionRequestOptions } from "./connection.ts";
+import type { CallOptions, RequestOptions } from "./types.ts";
+
+/**
+ * A protocol error for a result that does not have the method's shape.
+ *
+ * @param method The method.
+ * @param what What is wrong with the result.
+ * @param data Data for the error.
+ * @returns The error (kind `protocol`, reason `invalid_result`).
+ */
+export function invalid(method: string, what: string, data?: unknown): McpError {
+  return new McpError(`The server's ${method} result is invalid: ${what}`, {
+    kind: "protocol",
+    reason: "invalid_result",
+    data,
+  });
+}
+
+/**
+ * Checks request options, throwing `TypeError` for a bad one.
+ *
+ * @param options The caller's options.
+ * @returns The same options.
+ */
+export function checkOptions<T extends RequestOptions>(options: T | undefined): T {
+  if (options === undefined) return {} as T;
+  if (!isObject(options)) throw new TypeError("options must be an object");
+  const { timeout, maxTotalTimeout, signal, onProgress } = options;
+  for (
+    const [key, value] of [["timeout", timeout], ["maxTotalTimeout", maxTotalTimeout]] as const
+  ) {
+    if (value !== undefined && !(typeof value === "number" && value > 0)) {
+      throw new TypeError(`option "${key}" must be a positive number of milliseconds`);
+    }
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError('option "signal" must be an AbortSignal');
+  }
+  if (onProgress !== undefined && typeof onProgress !== "function") {
+    throw new TypeError('option "onProgress" must be a function');
+  }
+  return options;
+}
+
+/**
+ * Checks a name or URI argument, throwing `TypeError` unless it is a non-empty string.
+ *
+ * @param name The argument's name, for the error.
+ * @param value The argument.
+ * @returns The argument.
+ */
+export function nonEmpty(name: string, value: unknown): string {
+  if (typeof value !== "string" || value === "") {
+    throw new TypeError(`${name} must be a non-empty string`);
+  }
+  return value;
+}
+
+/**
+ * Checks the options of a call that may need input, throwing `TypeError` for a bad one.
+ *
+ * @param options The caller's options.
+ * @returns The same options.
+ */
+export function checkCallOptions(options: CallOptions | undefined): CallOptions {
+  const opts = checkOptions(options);
+  if (opts.assigns !== undefined && !isObject(opts.assigns)) {
+    throw new TypeError('option "assigns" must be an object');
+  }
+  if (opts.principal !== undefined && typeof opts.principal !== "string") {
+    throw new TypeError('option "principal" must be a string');
+  }
+  return opts;
+}
+
+/**
+ * The request options the connection takes, out of a method's options.
+ *
+ * @param options A method's checked options.
+ * @returns The signal, timeouts and progress callback alone.
+ */
+export function requestOptions(options: RequestOptions): ConnectionRequestOptions {
+  const { signal, timeout, onProgress, maxTotalTimeout } = options;
+  return { signal, timeout, onProgress, maxTotalTimeout };
+}

@@ -1,0 +1,220 @@
+/**
+ * Private: how a connection gets ready. It opens a link with its session, negotiates on it,
+ * and after a transport failure connects again with backoff, until it gives up into
+ * `closed`; the first modern handshake pins the modern era.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import { isRequest, type JsonObject } from "../protocol/jsonrpc.ts";
+import { backoffDelay, delay } from "./_async.ts";
+import {
+  connectionError,
+  type ConnectionState,
+  declared,
+  dropLink,
+  negotiateContext,
+  restoreLogLevel,
+} from "./_connection_state.ts";
+import { envelope } from "./_envelope.ts";
+import { type LinkHandle, negotiate, type Negotiated } from "./negotiate.ts";
+import { createServerRequests } from "./server_requests.ts";
+import { createSession } from "./session.ts";
+
+/** The connect loop of one connection. */
+export interface Connector {
+  /** Stops a running loop and starts connecting (after a backoff delay when `delayFirst`). */
+  start(delayFirst: boolean): void;
+  /** Drops the current link that cannot go on and reconnects (as after a transport failure). */
+  abandon(handle: LinkHandle, error: McpError): void;
+  /** Stops the loop and drops every link. */
+  dropAll(error: McpError): Promise<void>;
+}
+
+function retryable(error: McpError): boolean {
+  return error.kind === "transport" || error.kind === "timeout" ||
+    error.reason === "downgrade_refused";
+}
+
+/**
+ * Creates the connect loop of a connection.
+ *
+ * @param s The connection.
+ * @param release Sends the requests that waited for `handle` to be ready.
+ * @returns The loop's controls.
+ */
+export function createConnector(
+  s: ConnectionState,
+  release: (handle: LinkHandle) => void,
+): Connector {
+  const { options, events, room } = s;
+
+  const prepare = (_method: string, params: JsonObject | undefined, progressToken?: number) =>
+    envelope(
+      options,
+      s.negotiated && { ...s.negotiated, capabilities: s.capabilities, logLevel: s.logLevel },
+      params,
+      progressToken,
+    );
+
+  const openLink = async (signal: AbortSignal): Promise<LinkHandle> => {
+    // Filled in once the transport opened; the session only sends after that.
+    const handle = {} as LinkHandle;
+    const inbox = createServerRequests({
+      options,
+      protocol: () => s.negotiated,
+      respond: (response) => session.respond(response),
+      signal,
+    });
+    const session = createSession({
+      send: (message, sendOptions) => {
+        const capture = s.capture;
+        if (capture !== undefined && isRequest(message) && message.method === capture.method) {
+          capture.onId(message.id);
+          s.capture = undefined;
+        }
+        return handle.link.send(message, sendOptions);
+      },
+      prepare,
+      cancelByNotification: () =>
+        s.negotiated?.era === "legacy" || options.transport.kind !== "http",
+      onNotification: (notification) => {
+        inbox.notification(notification);
+        if (handle === s.current || s.attemptLinks.has(handle)) {
+          events.notification(notification);
+        }
+      },
+      onRequest: (request) => inbox.request(request),
+    });
+    handle.session = session;
+    handle.link = await options.transport.open({
+      message: (message) => session.handle(message),
+      closed: (error) => linkClosed(handle, error),
+      warn: options.warn,
+    });
+    s.attemptLinks.add(handle);
+    if (signal.aborted) {
+      await dropLink(s, handle, new McpError("Connection attempt abandoned", { kind: "closed" }));
+      throw signal.reason;
+    }
+    return handle;
+  };
+
+  const giveUp = (error: McpError) => {
+    s.state = "closed";
+    s.lastError = error;
+    s.closedError = new McpError(
+      `The client is closed: it gave up connecting (${error.message})`,
+      { kind: "closed", reason: "gave_up", cause: error },
+    );
+    room.rejectAll(error);
+    room.settle(error);
+    events.closed();
+  };
+
+  const becomeReady = (handle: LinkHandle, outcome: Negotiated) => {
+    s.current = handle;
+    s.attemptLinks.delete(handle);
+    s.negotiated = outcome;
+    s.capabilities = declared(s, outcome.era, outcome.version);
+    if (outcome.era === "modern") s.pinnedModern ??= outcome.version;
+    handle.link.setProtocol({ era: outcome.era, version: outcome.version });
+    s.state = "ready";
+    s.attempts = 0;
+    s.lastError = undefined;
+    restoreLogLevel(s, handle, outcome);
+    room.settle();
+    release(handle);
+    events.ready?.({ era: outcome.era, renewed: false });
+  };
+
+  const connectOnce = async (signal: AbortSignal) => {
+    let handle = await openLink(signal);
+    try {
+      const reopen = async () => {
+        await dropLink(
+          s,
+          handle,
+          new McpError("Reopening for the legacy era", { kind: "transport" }),
+        );
+        handle = await openLink(signal);
+        return handle;
+      };
+      const [final, outcome] = await negotiate(
+        negotiateContext(s, handle, reopen, s.negotiated?.era),
+      );
+      if (signal.aborted) throw signal.reason;
+      return [final, outcome] as const;
+    } catch (error) {
+      await dropLink(s, handle, connectionError(error));
+      throw error;
+    }
+  };
+
+  const loop = async (signal: AbortSignal, delayFirst: boolean) => {
+    for (let wait = delayFirst;; wait = true) {
+      if (wait) {
+        const max = options.reconnect === false ? 0 : options.reconnect.attempts;
+        if (s.attempts >= max) return giveUp(s.lastError ?? connectionError(undefined));
+        s.attempts += 1;
+        const backoff = options.reconnect === false
+          ? 0
+          : backoffDelay(s.attempts, options.reconnect, options.random);
+        const lastError = s.lastError;
+        const retryAfter = lastError?.data && typeof lastError.data === "object"
+          ? Number((lastError.data as JsonObject).retryAfterMs ?? 0)
+          : 0;
+        try {
+          await delay(Math.max(backoff, retryAfter || 0), signal);
+        } catch {
+          return;
+        }
+      }
+      try {
+        const [handle, outcome] = await connectOnce(signal);
+        if (signal.aborted) return;
+        return becomeReady(handle, outcome);
+      } catch (error) {
+        if (signal.aborted) return;
+        s.lastError = connectionError(error);
+        if (!retryable(s.lastError)) return giveUp(s.lastError);
+      }
+    }
+  };
+
+  const start = (delayFirst: boolean) => {
+    s.run.abort();
+    s.run = new AbortController();
+    loop(s.run.signal, delayFirst).catch((error) => giveUp(connectionError(error)));
+  };
+
+  function linkClosed(handle: LinkHandle, error: McpError) {
+    handle.session.failAll(error);
+    s.attemptLinks.delete(handle);
+    if (handle !== s.current) return;
+    s.current = undefined;
+    s.lastError = error;
+    if (s.state !== "ready") return;
+    s.state = "reconnecting";
+    start(true);
+  }
+
+  return {
+    start,
+    abandon(handle, error) {
+      if (handle !== s.current) return;
+      s.current = undefined;
+      s.lastError = error;
+      s.state = "reconnecting";
+      void dropLink(s, handle, error);
+      start(true);
+    },
+    async dropAll(error) {
+      s.run.abort();
+      s.renewal = undefined;
+      const handles = [...s.attemptLinks, ...(s.current ? [s.current] : [])];
+      await Promise.all(handles.map((handle) => dropLink(s, handle, error)));
+    },
+  };
+}

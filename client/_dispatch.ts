@@ -1,0 +1,169 @@
+/**
+ * Private: the way of a request through the connection. It is sent at once on the ready
+ * link or waits in the queue until ready, within its timeout; a request answered with a
+ * retryable HTTP status is retried as the `retry` option says, and one that found the
+ * legacy session expired waits for a new session (started once for all such requests) and
+ * goes again.
+ *
+ * @module
+ */
+
+import { isMcpError, McpError } from "../protocol/errors.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { delay } from "./_async.ts";
+import {
+  type ConnectionState,
+  declared,
+  negotiateContext,
+  type Outgoing,
+  restoreLogLevel,
+  sendOn,
+} from "./_connection_state.ts";
+import { cancelledError } from "./_errors.ts";
+import { retryDelay } from "./_retry.ts";
+import { type LinkHandle, type Negotiated, renewLegacySession } from "./negotiate.ts";
+
+/** The request path of one connection. */
+export interface Dispatcher {
+  /** Sends now when ready, else queues (again, for a retry) until ready. */
+  dispatch(
+    method: string,
+    params: JsonObject | undefined,
+    opts: Outgoing,
+    startedAt: number,
+  ): Promise<JsonObject>;
+  /** Sends every queued request on `handle`, which just became ready. */
+  release(handle: LinkHandle): void;
+}
+
+/**
+ * Creates the request path of a connection.
+ *
+ * @param s The connection.
+ * @param abandon Drops a link that cannot go on and reconnects.
+ * @returns The request path.
+ */
+export function createDispatcher(
+  s: ConnectionState,
+  abandon: (handle: LinkHandle, error: McpError) => void,
+): Dispatcher {
+  const { options, room } = s;
+
+  /** Milliseconds left of a request's timeout. */
+  const budget = (opts: Outgoing, startedAt: number) =>
+    Math.min(
+      (opts.timeout ?? options.requestTimeout) - (Date.now() - startedAt),
+      opts.maxTotalTimeout === undefined
+        ? Infinity
+        : opts.maxTotalTimeout - (Date.now() - startedAt),
+    );
+
+  const dispatch = (
+    method: string,
+    params: JsonObject | undefined,
+    opts: Outgoing,
+    startedAt: number,
+  ): Promise<JsonObject> => {
+    if (s.state === "closed") return Promise.reject(s.closedError);
+    if (s.state === "ready" && s.current && s.renewal === undefined) {
+      return transmit(s.current, method, params, opts, startedAt);
+    }
+    return room.enqueue(method, params, opts, budget(opts, startedAt));
+  };
+
+  /** Sends on `handle`, renewing an expired session or retrying an HTTP status as needed. */
+  const transmit = async (
+    handle: LinkHandle,
+    method: string,
+    params: JsonObject | undefined,
+    opts: Outgoing,
+    startedAt: number,
+  ): Promise<JsonObject> => {
+    const generation = s.sessionGeneration;
+    try {
+      return await sendOn(s, handle, method, params, opts, startedAt);
+    } catch (error) {
+      if (!isMcpError(error)) throw error;
+      if (error.kind === "transport" && error.reason === "session_expired") {
+        if (opts.renewed) {
+          throw new McpError(
+            `${method} failed: the server's session expired again right after a new one started`,
+            { kind: "transport", reason: "session_expired", cause: error },
+          );
+        }
+        await renewSession(handle, generation);
+        return dispatch(method, params, { ...opts, startedAt, renewed: true }, startedAt);
+      }
+      const retries = opts.statusRetries ?? 0;
+      const wait = retryDelay(method, error, retries, options.retry, options.random);
+      if (wait === undefined || wait >= budget(opts, startedAt)) throw error;
+      try {
+        await delay(wait, opts.signal);
+      } catch {
+        throw cancelledError(method, opts.signal);
+      }
+      return dispatch(
+        method,
+        params,
+        { ...opts, startedAt, statusRetries: retries + 1 },
+        startedAt,
+      );
+    }
+  };
+
+  const release = (handle: LinkHandle) =>
+    room.release((item) =>
+      transmit(
+        handle,
+        item.method,
+        item.params,
+        item.options,
+        item.options.startedAt ?? item.queuedAt,
+      )
+    );
+
+  /**
+   * Renews the legacy session of `handle` once for every request that saw it expire (a
+   * request sent before a renewal that already happened just goes again).
+   */
+  const renewSession = (handle: LinkHandle, generation: number): Promise<void> => {
+    if (handle !== s.current || generation !== s.sessionGeneration) return Promise.resolve();
+    if (s.renewal?.handle !== handle) s.renewal = { handle, done: renew(handle) };
+    return s.renewal.done;
+  };
+
+  const renew = async (handle: LinkHandle): Promise<void> => {
+    const reopen = () => Promise.reject(new McpError("No reopening here", { kind: "transport" }));
+    const ctx = negotiateContext(s, handle, reopen, "legacy");
+    let outcome: Negotiated;
+    try {
+      await Promise.resolve(); // let `renewal` be set before anything settles
+      outcome = await renewLegacySession(
+        ctx,
+        handle,
+        s.negotiated?.version ?? options.versions[0],
+      );
+    } catch (error) {
+      if (s.renewal?.handle === handle) s.renewal = undefined;
+      const failure = new McpError(
+        `The server's session expired and a new one could not be started (${
+          error instanceof Error ? error.message : String(error)
+        })`,
+        { kind: "transport", reason: "session_renewal_failed", cause: error },
+      );
+      abandon(handle, failure);
+      throw failure;
+    }
+    if (s.renewal?.handle === handle) s.renewal = undefined;
+    if (handle !== s.current) return;
+    s.negotiated = outcome;
+    s.capabilities = declared(s, outcome.era, outcome.version);
+    handle.link.setProtocol({ era: outcome.era, version: outcome.version });
+    s.sessionGeneration++;
+    restoreLogLevel(s, handle, outcome);
+    if (s.state === "ready") release(handle);
+    s.events.ready?.({ era: outcome.era, renewed: true });
+  };
+
+  return { dispatch, release };
+}

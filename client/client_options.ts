@@ -1,0 +1,136 @@
+/**
+ * The options of `createClient`: the transport, the protocol choice, the handler, timeouts,
+ * and how the client reconnects and retries.
+ *
+ * @module
+ */
+
+import type { ClientHandler } from "../protocol/capabilities.ts";
+import type { Implementation } from "../protocol/meta.ts";
+import type { Transport } from "../transports/transport.ts";
+
+/** How the client reconnects after the transport fails. */
+export interface ReconnectOptions {
+  /** Attempts before giving up into `closed` (default 5). */
+  attempts?: number;
+  /** The first delay in milliseconds (default 200). */
+  initialDelay?: number;
+  /** The longest delay in milliseconds (default 10 000). */
+  maxDelay?: number;
+  /** The growth factor per attempt (default 2). */
+  factor?: number;
+  /** The random share of each delay, 0 to 1 (default 0.2). */
+  jitter?: number;
+}
+
+/**
+ * How requests answered with a retryable HTTP status are retried (Streamable HTTP only).
+ *
+ * A request rejected with HTTP 408, 429 or 5xx is sent again, up to `attempts` more times,
+ * after the exponential backoff or the server's `Retry-After`, whichever is longer. Which
+ * requests are retried depends on whether sending them twice is harmless:
+ *
+ * - Reads and other idempotent requests (`ping`, `server/discover`, the list methods,
+ *   `resources/read`, `prompts/get`, `completion/complete`, `logging/setLevel`,
+ *   `resources/subscribe`, `resources/unsubscribe`) are retried on 408, 429 and every 5xx.
+ * - `tools/call` and every other request (a tool may have side effects, and a 408 or 5xx
+ *   does not say whether it ran) only on 429, and on 503 with a `Retry-After`: answers by
+ *   which the server says it did not process the request.
+ *
+ * A retry never waits past the request's timeout, nor for a `Retry-After` longer than
+ * `maxRetryAfter`: the request then fails at once with the status error (kind `transport`,
+ * reason `http_status`, `data.retryAfterMs`).
+ *
+ * @example Retry more patiently
+ * ```ts
+ * import type { RetryOptions } from "./types.ts";
+ *
+ * const retry: RetryOptions = { attempts: 4, initialDelay: 500, maxRetryAfter: 120_000 };
+ * if (retry.attempts !== 4) throw new Error("unexpected");
+ * ```
+ */
+export interface RetryOptions {
+  /** Retries after the first attempt (default 2). */
+  attempts?: number;
+  /** The first delay in milliseconds (default 250). */
+  initialDelay?: number;
+  /** The longest backoff delay in milliseconds (default 5 000). */
+  maxDelay?: number;
+  /** The growth factor per retry (default 2). */
+  factor?: number;
+  /** The random share of each delay, 0 to 1 (default 0.2). */
+  jitter?: number;
+  /** The longest `Retry-After` worth waiting for, in milliseconds (default 60 000). */
+  maxRetryAfter?: number;
+}
+
+/**
+ * Which protocol to speak: `auto` probes `server/discover` and picks the era; `modern` and
+ * `legacy` force an era; a version string such as `"2025-06-18"` pins that version.
+ */
+export type ProtocolChoice = "auto" | "modern" | "legacy" | (string & Record<never, never>);
+
+/**
+ * The options of `createClient`.
+ *
+ * @example A legacy-only client that gives up after three reconnect attempts
+ * ```ts
+ * import type { ClientOptions } from "./types.ts";
+ * import { inProcess } from "../transports/in_process.ts";
+ *
+ * const options: ClientOptions = {
+ *   transport: inProcess({ connect: () => ({ receive() {} }) }),
+ *   protocol: "legacy",
+ *   requestTimeout: 10_000,
+ *   reconnect: { attempts: 3, initialDelay: 100 },
+ *   clientInfo: { name: "my-app", version: "1.0.0" },
+ * };
+ * if (options.protocol !== "legacy") throw new Error("unexpected");
+ * ```
+ */
+export interface ClientOptions {
+  /** How to reach the server, e.g. `stdio(…)`, `streamableHttp(…)` or `inProcess(…)`. */
+  transport: Transport;
+  /** The protocol choice (default `"auto"`). */
+  protocol?: ProtocolChoice;
+  /** The versions the client offers, preferred first (default: all it speaks). */
+  versions?: string[];
+  /** The client's identity (default `{ name: "conduit-mcp", version: … }`). */
+  clientInfo?: Implementation;
+  /**
+   * Answers the server's input requests (legacy server requests, modern `input_required`
+   * rounds); only implemented callbacks become capabilities. Without one the client
+   * declares `{}`.
+   */
+  handler?: ClientHandler;
+  /** The default timeout of every request, in milliseconds (default 60 000). */
+  requestTimeout?: number;
+  /** How long the `server/discover` probe waits on stdio before assuming legacy (default 5 000). */
+  probeTimeout?: number;
+  /** Backoff settings for reconnecting, or `false` to never reconnect. */
+  reconnect?: ReconnectOptions | false;
+  /** Declare `sampling.tools` (default `false`). */
+  samplingTools?: boolean;
+  /** Declare `sampling.context` (default `false`). */
+  samplingContext?: boolean;
+  /** Declare `roots.listChanged` in the legacy era (default `false`). */
+  rootsListChanged?: boolean;
+  /** Declare URL-mode elicitation next to form mode, when there is an elicitation handler (default `true`). */
+  elicitationUrl?: boolean;
+  /**
+   * The most `input_required` results one `callTool`/`getPrompt`/`readResource` answers
+   * before failing with kind `protocol`, reason `too_many_rounds` (default 8).
+   */
+  maxRounds?: number;
+  /** Receives diagnostics (skipped garbage lines, dropped tools); never secrets. */
+  onWarning?: (message: string) => void;
+  /** Retries of requests answered with HTTP 408, 429 or 5xx, or `false` for none. */
+  retry?: RetryOptions | false;
+  /**
+   * Let `instructionsForLlm()` return the server's instructions (default `false`: they are
+   * written by the server, so they stay out of a model's context unless asked for).
+   */
+  includeInstructions?: boolean;
+  /** Trust the server: `instructionsForLlm()` leaves out the line naming it (default `false`). */
+  trusted?: boolean;
+}

@@ -1,0 +1,71 @@
+/**
+ * The options of the client's request methods, and the progress they report.
+ *
+ * @module
+ */
+
+/** The params of a `notifications/progress` notification. */
+export interface Progress {
+  /** The progress so far; rises with each notification. */
+  progress: number;
+  /** The total, when known. */
+  total?: number;
+  /** A message for people. */
+  message?: string;
+  /** Other members the server sent (such as `progressToken`). */
+  [key: string]: unknown;
+}
+
+/** Options every request takes. */
+export interface RequestOptions {
+  /** Cancels the request (it fails with kind `cancelled`). */
+  signal?: AbortSignal;
+  /** Milliseconds without an answer (or progress) before it fails with kind `timeout`. */
+  timeout?: number;
+  /** Receives this request's progress notifications; each one restarts the timeout. */
+  onProgress?: (progress: Progress) => void;
+  /** The ceiling on the whole request when progress keeps restarting the timeout. */
+  maxTotalTimeout?: number;
+}
+
+/**
+ * Options of the calls that may need input from the host: `callTool`, `getPrompt` and
+ * `readResource`. `assigns` and `principal` reach the handler's context for the input
+ * requests of this call (modern `input_required` rounds).
+ *
+ * @example Pass the user a call is made for to the handler
+ * ```ts
+ * import type { CallOptions } from "./types.ts";
+ *
+ * const options: CallOptions = { principal: "alice", assigns: { ticket: 42 }, timeout: 5_000 };
+ * if (options.principal !== "alice") throw new Error("unexpected");
+ * ```
+ */
+export interface CallOptions extends RequestOptions {
+  /** Data of the caller's own, handed to the handler as `ctx.assigns`. */
+  assigns?: Record<string, unknown>;
+  /** Whom the call is made for, handed to the handler as `ctx.principal`. */
+  principal?: string;
+}
+
+/** Options of the one-page list methods. */
+export interface ListOptions extends RequestOptions {
+  /** The previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+/**
+ * Options of the `listAll*` methods: `timeout` applies to each page and is also the longest
+ * the caller waits for a refresh it shares; `signal` stops the caller waiting (the refresh
+ * itself goes on and fills the cache).
+ */
+export interface ListAllOptions extends RequestOptions {
+  /** Ignore a fresh cached listing and ask the server. */
+  refresh?: boolean;
+}
+
+/** Options of `complete`. */
+export interface CompleteOptions extends RequestOptions {
+  /** Already-resolved arguments: `{ arguments: { name: value } }`. */
+  context?: { arguments?: Record<string, string> };
+}
