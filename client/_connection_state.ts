@@ -210,7 +210,8 @@ export function negotiateContext(
     previousEra,
     capabilities: (era, version) => declared(s, era, version),
     clientInfo: options.clientInfo,
-    probeTimeout: options.probeTimeout,
+    // An interactive login runs inside the probe's first request: let it take its time.
+    probeTimeout: Math.max(options.probeTimeout, options.transport.authTimeout ?? 0),
     requestTimeout: options.requestTimeout,
   };
 }

@@ -165,6 +165,8 @@ export function createListens(deps: ListenDeps): Listens {
   const acknowledged = async (listen: Listen, timeout: number): Promise<void> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
+      // No deadline (an infinite timeout): wait for the acknowledgment or the stream's end.
+      if (!Number.isFinite(timeout)) return;
       timer = setTimeout(
         () =>
           reject(

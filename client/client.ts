@@ -217,7 +217,7 @@ export function createClient(options: ClientOptions): McpClient {
       }
       const before = transport.credentialId;
       transport.setAuth(auth, options); // checks the form: TypeError when it is not one
-      const after = options?.credentialId;
+      const after = transport.credentialId;
       if (before === undefined || after === undefined || before !== after) {
         for (const cache of caches) cache.forgetPrivate();
       }

@@ -15,7 +15,7 @@ import { clientCredentialsToken, tokenClient } from "./client_credentials.ts";
 import { discover, type Discovery } from "./discovery.ts";
 import { createDpopSigner, dpopAlgorithm, type DpopSigner } from "./dpop.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "./options.ts";
-import { scopeList } from "./options.ts";
+import { DEFAULT_AUTHORIZATION_TIMEOUT, scopeList } from "./options.ts";
 import type { TokenKey, TokenSet, TokenStore } from "./store.ts";
 import {
   chooseAuthMethod,
@@ -118,7 +118,7 @@ export function createEngine(
   const options = grant.options;
   const principal = options.principal ?? "default";
   const now = options.now ?? Date.now;
-  const timeout = options.authorizationTimeout ?? 300_000;
+  const timeout = options.authorizationTimeout ?? DEFAULT_AUTHORIZATION_TIMEOUT;
   const maxStepUps = options.maxStepUps ?? 2;
   const skew = options.expirySkew ?? 30_000;
   const fresh = (tokens: TokenSet | undefined) => isFresh(tokens, now(), skew);

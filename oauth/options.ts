@@ -11,6 +11,9 @@ import type { ClientMetadata, PreRegisteredClient } from "./registration.ts";
 import type { TokenStore } from "./store.ts";
 import type { FetchLike } from "./_util.ts";
 
+/** How long a request waits for a user's login when `authorizationTimeout` is not given. */
+export const DEFAULT_AUTHORIZATION_TIMEOUT = 300_000;
+
 /** Options shared by both forms. */
 export interface CommonOAuthOptions {
   /** Where tokens and registrations are kept (default: a new in-memory store). */

@@ -14,6 +14,7 @@ import "./client/list_cache_test.ts";
 import "./client/notifications_test.ts";
 import "./client/options_test.ts";
 import "./client/pagination_test.ts";
+import "./client/probe_timeout_test.ts";
 import "./client/requests_test.ts";
 import "./client/session_test.ts";
 import "./client/stdio_client_test.ts";

@@ -11,6 +11,7 @@
  */
 
 import type { FetchLike } from "./_http.ts";
+import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
 import { toolHeaders } from "./_tool_headers.ts";
@@ -249,6 +250,11 @@ export function streamableHttp(
     },
     get credentialId(): string | undefined {
       return credentialId;
+    },
+    get authTimeout(): number | undefined {
+      return typeof auth === "object" && auth !== null && "oauth" in auth
+        ? auth.oauth.authorizationTimeout ?? DEFAULT_AUTHORIZATION_TIMEOUT
+        : undefined;
     },
     setAuth(next: HttpAuth, setOptions: SetAuthOptions = {}): void {
       const checked = checkAuth(next, "auth");

@@ -90,6 +90,11 @@ export interface TransportLink {
 export interface Transport {
   /** Which kind of transport this is. */
   readonly kind: TransportKind;
+  /**
+   * How long one request may wait for an interactive login (OAuth), in milliseconds, when
+   * the transport runs one; the client lets its era probe wait that long.
+   */
+  readonly authTimeout?: number;
   /** Opens a new link; rejects with an `McpError` (kind `transport`) when it cannot. */
   open(sink: TransportSink): Promise<TransportLink>;
 }
