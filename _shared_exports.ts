@@ -28,13 +28,8 @@ export {
   type StreamableHttpOptions,
   type StreamableHttpTransport,
 } from "./transports/streamable_http.ts";
-export {
-  handleCallback,
-  type HandleCallbackOptions,
-  type OAuthMiddleware,
-  withClientCredentials,
-  withOAuth,
-} from "./oauth/middleware.ts";
+export { type OAuthMiddleware, withClientCredentials, withOAuth } from "./oauth/middleware.ts";
+export { handleCallback, type HandleCallbackOptions } from "./oauth/handle_callback.ts";
 export type {
   AuthorizationUrlContext,
   CallbackListener,
@@ -48,15 +43,7 @@ export type {
   AssertionSource,
   ClientCredentials,
 } from "./oauth/client_credentials.ts";
-export type { ClientMetadata, PreRegisteredClient } from "./oauth/registration.ts";
-export {
-  type ClientRegistration,
-  type MaybePromise,
-  memoryTokenStore,
-  type MemoryTokenStoreOptions,
-  type PendingAuthorization,
-  type TokenKey,
-  type TokenSet,
-  type TokenStore,
-} from "./oauth/store.ts";
+export type { ClientMetadata } from "./oauth/dynamic_registration.ts";
+export type { PreRegisteredClient } from "./oauth/registration.ts";
+export * from "./oauth/_store_exports.ts";
 export { idJagAssertion, type IdJagOptions } from "./oauth/enterprise.ts";

@@ -8,7 +8,7 @@
  */
 
 import type { ClientName, Mode, Session } from "./_stdio_clients.ts";
-import { CLIENT_INFO, connectOurs, LEGACY, MODERN } from "./_stdio_clients.ts";
+import { CLIENT_INFO, connectOfficialOver, connectOurs, LEGACY, MODERN } from "./_stdio_clients.ts";
 
 export type { ClientName, Mode, Session };
 
@@ -28,19 +28,11 @@ export function connectHttp(client: ClientName, url: string, mode: Mode): Promis
 
 // ---- official --------------------------------------------------------------------------
 
-async function connectOfficial(url: string, mode: Mode): Promise<Session> {
-  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
-  const client = new Client(
-    { name: "bench-official", version: "1.0.0" },
-    mode === "auto" ? { versionNegotiation: { mode: "auto" } } : {},
-  );
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  const version = client.getNegotiatedProtocolVersion() ?? "";
-  return {
-    era: version === MODERN ? "modern" : "legacy",
-    call: () => client.callTool({ name: "echo", arguments: ARGS }),
-    close: () => client.close(),
-  };
+function connectOfficial(url: string, mode: Mode): Promise<Session> {
+  return connectOfficialOver(mode, async () => {
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+    return new StreamableHTTPClientTransport(new URL(url));
+  });
 }
 
 // ---- raw fetch floor -----------------------------------------------------------------------

@@ -116,16 +116,36 @@ export async function connectOurs(
 
 // ---- official --------------------------------------------------------------------------
 
-async function connectOfficial(server: ServerCommand, mode: Mode): Promise<Session> {
+function connectOfficial(server: ServerCommand, mode: Mode): Promise<Session> {
+  return connectOfficialOver(mode, async () => {
+    const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+    return new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      stderr: "ignore",
+    });
+  });
+}
+
+/** What the official client connects over. */
+export type OfficialTransport = Parameters<
+  InstanceType<typeof import("@modelcontextprotocol/client").Client>["connect"]
+>[0];
+
+/**
+ * Connects the official client in `mode` over the transport `transport()` makes (called
+ * once the client module is loaded), and wraps it as a {@linkcode Session}.
+ */
+export async function connectOfficialOver(
+  mode: Mode,
+  transport: () => Promise<OfficialTransport>,
+): Promise<Session> {
   const { Client } = await import("@modelcontextprotocol/client");
-  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
   const client = new Client(
     { name: "bench-official", version: "1.0.0" },
     mode === "auto" ? { versionNegotiation: { mode: "auto" } } : {},
   );
-  await client.connect(
-    new StdioClientTransport({ command: server.command, args: server.args, stderr: "ignore" }),
-  );
+  await client.connect(await transport());
   const version = client.getNegotiatedProtocolVersion() ?? "";
   return {
     era: version === MODERN ? "modern" : "legacy",

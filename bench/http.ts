@@ -9,7 +9,7 @@
  * The driver starts a fresh server on 127.0.0.1 for every worker process (one per client,
  * server and case): the minimal server (`_servers/http_server.mjs`, same runtime, JSON
  * responses) or server-everything in `streamableHttp` mode (Node, SSE responses, bound to
- * 127.0.0.1 by `_servers/localhost_preload.mjs`). Case `calls`: sequential p50/p99,
+ * 127.0.0.1 by `tests/interop/_loopback_preload.mjs`). Case `calls`: sequential p50/p99,
  * calls/s with 32 in flight, RSS after the run. Case `listeners`: `abort` listeners live
  * on AbortSignals before and after 10 000 calls (see `_listeners.ts`; first run only, it
  * is a count). The report shows medians over runs and the per-run comparisons' medians
@@ -23,12 +23,10 @@ import { installListenerCounter, snapshot } from "./_listeners.ts";
 import {
   type Child,
   concurrent,
-  contextLine,
   emitResult,
   exit,
   fmt,
   goalLine,
-  loadAverage,
   median,
   numberFlag,
   parseFlags,
@@ -45,6 +43,7 @@ import {
   sequential,
   spawn,
 } from "./_lib.ts";
+import { finishDriver, printContext, printErrors, runMatrix, startDriver } from "./_driver.ts";
 import type { ClientName, Mode, ServerName } from "./_stdio_clients.ts";
 
 const CLIENTS: ClientName[] = ["raw", "ours", "official"];
@@ -131,7 +130,7 @@ async function startServer(server: ServerName): Promise<RunningServer> {
     child = spawn([
       "node",
       "--import",
-      here("./_servers/localhost_preload.mjs"),
+      here("../tests/interop/_loopback_preload.mjs"),
       here("../node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
       "streamableHttp",
     ], { stdout: "ignore", stderr: "pipe", env: { PORT: "0" } });
@@ -162,13 +161,12 @@ async function startServer(server: ServerName): Promise<RunningServer> {
 // ---- driver ------------------------------------------------------------------------------
 
 async function driver(): Promise<void> {
-  const runs = numberFlag(flags, "runs", 1);
-  const which = flags.get("server") ?? "both";
-  const servers: ServerName[] = which === "both"
-    ? ["minimal", "everything"]
-    : [which as ServerName];
-  const mode = flags.get("mode") ?? "auto";
-  const quick = flags.has("quick");
+  const setup = await startDriver(
+    flags,
+    "bench/http",
+    (mode) => `${mode} mode, 32 in flight`,
+  );
+  const { runs, servers, mode, quick } = setup;
   const sizes = (server: ServerName) => ({
     seq: flags.get("seq") ?? (quick ? "300" : server === "minimal" ? "2000" : "500"),
     par: flags.get("par") ?? (quick ? "2000" : server === "minimal" ? "10000" : "2000"),
@@ -176,67 +174,42 @@ async function driver(): Promise<void> {
     calls: flags.get("calls") ?? (quick ? "2000" : server === "minimal" ? "10000" : "2000"),
   });
   const script = here("./http.ts");
-  const results: Row[] = [];
-  console.log(
-    `bench/http under ${runtime}: ${runs} run(s), servers ${servers.join(", ")}, ` +
-      `${mode} mode, 32 in flight`,
-  );
-  console.log(`load average at start: ${await loadAverage()}`);
-  const started = performance.now();
-  for (let run = 0; run < runs; run++) {
-    for (const server of servers) {
-      const size = sizes(server);
-      // The listener census is a count, not a timing: the first run is enough.
-      for (const kase of run === 0 ? ["calls", "listeners"] : ["calls"]) {
-        const order = CLIENTS.map((_, i) => CLIENTS[(i + run) % CLIENTS.length]);
-        for (const client of order) {
-          const t = performance.now();
-          let result: Record<string, unknown>;
-          let running: RunningServer | undefined;
-          try {
-            running = await startServer(server);
-            const args = [
-              "--worker",
-              "--client",
-              client,
-              "--server",
-              server,
-              "--url",
-              running.url,
-              "--case",
-              kase,
-              "--mode",
-              mode,
-              "--seq",
-              size.seq,
-              "--par",
-              size.par,
-              "--calls",
-              size.calls,
-            ];
-            const deno = kase === "listeners" ? ["--v8-flags=--expose-gc"] : [];
-            result = await runWorker(runtimeArgv(script, args, deno), 180_000);
-          } catch (error) {
-            result = { error: String(error) };
-          } finally {
-            await running?.stop();
-          }
-          results.push({ run, client, server, case: kase, ...result });
-          const note = "error" in result ? `ERROR ${result.error}` : "ok";
-          console.error(
-            `  run ${run + 1}/${runs} ${server} ${kase} ${client}: ${note} ` +
-              `(${((performance.now() - t) / 1000).toFixed(1)} s)`,
-          );
-        }
-      }
+  // The listener census is a count, not a timing: the first run is enough.
+  const cases = (run: number) => run === 0 ? ["calls", "listeners"] : ["calls"];
+  const results = await runMatrix(setup, CLIENTS, cases, async (client, server, kase) => {
+    const size = sizes(server);
+    let running: RunningServer | undefined;
+    try {
+      running = await startServer(server);
+      const args = [
+        "--worker",
+        "--client",
+        client,
+        "--server",
+        server,
+        "--url",
+        running.url,
+        "--case",
+        kase,
+        "--mode",
+        mode,
+        "--seq",
+        size.seq,
+        "--par",
+        size.par,
+        "--calls",
+        size.calls,
+      ];
+      const deno = kase === "listeners" ? ["--v8-flags=--expose-gc"] : [];
+      return await runWorker(runtimeArgv(script, args, deno), 180_000);
+    } catch (error) {
+      return { error: String(error) };
+    } finally {
+      await running?.stop();
     }
-  }
+  });
   report(results, servers, runs);
-  console.log(
-    `\n(total ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
-      `load average at end: ${await loadAverage()})`,
-  );
-  if (flags.has("json")) console.log("BENCH_JSON " + JSON.stringify({ runtime, results }));
+  await finishDriver(flags, setup, results);
 }
 
 function report(rows: Row[], servers: ServerName[], runs: number): void {
@@ -280,10 +253,7 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
       ],
       table,
     );
-    const errors = rows.filter((r) => r.server === server && "error" in r);
-    for (const e of errors) {
-      console.log(`  ! ${e.client} ${e.case} run ${Number(e.run) + 1}: ${e.error}`);
-    }
+    printErrors(rows, server);
     const calls = (client: string): Row => ({ client, server, case: "calls" });
     const lis = (client: string): Row => ({ client, server, case: "listeners" });
     const callsLabel = fmt(median(pick(rows, { server, case: "listeners" }, "listenerCalls")), 0);
@@ -315,8 +285,7 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
       "",
     ));
     console.log("  context:");
-    const context = (label: string, value: number, unit = "×") =>
-      console.log(contextLine(label, value, unit));
+    const context = printContext;
     context(
       `abort-listener growth over ${callsLabel} calls: official`,
       median(pick(rows, lis("official"), "listenerGrowth")),

@@ -17,12 +17,10 @@
 
 import {
   concurrent,
-  contextLine,
   emitResult,
   exit,
   fmt,
   goalLine,
-  loadAverage,
   median,
   numberFlag,
   parseFlags,
@@ -37,6 +35,7 @@ import {
   scriptArgs,
   sequential,
 } from "./_lib.ts";
+import { finishDriver, printContext, printErrors, runMatrix, startDriver } from "./_driver.ts";
 import {
   type ClientName,
   connectStdio,
@@ -117,68 +116,46 @@ async function worker(): Promise<void> {
 // ---- driver ------------------------------------------------------------------------------
 
 async function driver(): Promise<void> {
-  const runs = numberFlag(flags, "runs", 1);
-  const which = flags.get("server") ?? "both";
-  const servers: ServerName[] = which === "both"
-    ? ["minimal", "everything"]
-    : [which as ServerName];
-  const mode = flags.get("mode") ?? "auto";
-  const quick = flags.has("quick");
+  const setup = await startDriver(
+    flags,
+    "bench/stdio",
+    (mode) => `calls in ${mode} mode, 32 in flight`,
+  );
+  const { runs, servers, mode, quick } = setup;
   const sizes = (server: ServerName) => ({
     seq: flags.get("seq") ?? (quick ? "500" : "2000"),
     par: flags.get("par") ?? (quick ? "4000" : server === "minimal" ? "20000" : "10000"),
     connects: flags.get("connects") ?? (quick ? "4" : server === "minimal" ? "10" : "4"),
   });
   const script = decodeURIComponent(new URL(import.meta.url).pathname);
-  const results: Row[] = [];
-  console.log(
-    `bench/stdio under ${runtime}: ${runs} run(s), servers ${servers.join(", ")}, ` +
-      `calls in ${mode} mode, 32 in flight`,
-  );
-  console.log(`load average at start: ${await loadAverage()}`);
-  const started = performance.now();
-  for (let run = 0; run < runs; run++) {
-    for (const server of servers) {
+  const results = await runMatrix(
+    setup,
+    CLIENTS,
+    () => ["calls", "connect"],
+    (client, server, kase) => {
       const size = sizes(server);
-      for (const kase of ["calls", "connect"]) {
-        // Rotate the order each run so no client always goes first.
-        const order = CLIENTS.map((_, i) => CLIENTS[(i + run) % CLIENTS.length]);
-        for (const client of order) {
-          const t = performance.now();
-          const args = [
-            "--worker",
-            "--client",
-            client,
-            "--server",
-            server,
-            "--case",
-            kase,
-            "--mode",
-            mode,
-            "--seq",
-            size.seq,
-            "--par",
-            size.par,
-            "--connects",
-            size.connects,
-          ];
-          const result = await runWorker(runtimeArgv(script, args), 180_000);
-          results.push({ run, client, server, case: kase, ...result });
-          const note = "error" in result ? `ERROR ${result.error}` : "ok";
-          console.error(
-            `  run ${run + 1}/${runs} ${server} ${kase} ${client}: ${note} ` +
-              `(${((performance.now() - t) / 1000).toFixed(1)} s)`,
-          );
-        }
-      }
-    }
-  }
-  report(results, servers, runs);
-  console.log(
-    `\n(total ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
-      `load average at end: ${await loadAverage()})`,
+      const args = [
+        "--worker",
+        "--client",
+        client,
+        "--server",
+        server,
+        "--case",
+        kase,
+        "--mode",
+        mode,
+        "--seq",
+        size.seq,
+        "--par",
+        size.par,
+        "--connects",
+        size.connects,
+      ];
+      return runWorker(runtimeArgv(script, args), 180_000);
+    },
   );
-  if (flags.has("json")) console.log("BENCH_JSON " + JSON.stringify({ runtime, results }));
+  report(results, servers, runs);
+  await finishDriver(flags, setup, results);
 }
 
 function report(rows: Row[], servers: ServerName[], runs: number): void {
@@ -223,10 +200,7 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
       ],
       table,
     );
-    const errors = rows.filter((r) => r.server === server && "error" in r);
-    for (const e of errors) {
-      console.log(`  ! ${e.client} ${e.case} run ${Number(e.run) + 1}: ${e.error}`);
-    }
+    printErrors(rows, server);
     const calls = (client: string): Row => ({ client, server, case: "calls" });
     const conn = { client: "ours", server, case: "connect" };
     console.log("\n  goals (median of per-run ratios):");
@@ -249,8 +223,7 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
       "≤ 1.05×",
     ));
     console.log("  context:");
-    const context = (label: string, value: number, unit = "×") =>
-      console.log(contextLine(label, value, unit));
+    const context = printContext;
     const off = { client: "official", server, case: "connect" };
     context(
       "calls/s @32: ours / raw",

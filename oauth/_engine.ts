@@ -7,27 +7,16 @@
  *
  * @module
  */
-
 import { McpError } from "../protocol/errors.ts";
-import { selectScopes } from "./authorize.ts";
 import type { ResourceChallenge } from "./challenge.ts";
-import { clientCredentialsToken, tokenClient } from "./client_credentials.ts";
-import { discover, type Discovery } from "./discovery.ts";
-import { createDpopSigner, dpopAlgorithm, type DpopSigner } from "./dpop.ts";
+import type { Discovery } from "./discovery.ts";
+import type { DpopSigner } from "./dpop.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "./options.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT, scopeList } from "./options.ts";
-import type { TokenKey, TokenSet, TokenStore } from "./store.ts";
-import {
-  chooseAuthMethod,
-  isFresh,
-  processTokenResponse,
-  refreshRequest,
-  type TokenClient,
-  type TokenContext,
-  withNonceRetry,
-} from "./token.ts";
-import { authorizeInteractively, type InteractiveContext, type Waiter } from "./_interactive.ts";
-import { type FetchLike, oauthError } from "./_util.ts";
+import type { TokenSet, TokenStore } from "./store.ts";
+import { isFresh } from "./token_response.ts";
+import { keyOf, recoverTokens, type RecoveryContext } from "./_recovery.ts";
+import type { FetchLike } from "./_util.ts";
 
 /** The grant that gets brand-new tokens. */
 export type Grant =
@@ -116,230 +105,26 @@ export function createEngine(
   defaultFetch: () => FetchLike | undefined,
 ): Engine {
   const options = grant.options;
-  const principal = options.principal ?? "default";
   const now = options.now ?? Date.now;
-  const timeout = options.authorizationTimeout ?? DEFAULT_AUTHORIZATION_TIMEOUT;
-  const maxStepUps = options.maxStepUps ?? 2;
   const skew = options.expirySkew ?? 30_000;
-  const fresh = (tokens: TokenSet | undefined) => isFresh(tokens, now(), skew);
-  const configured = scopeList(options.scope);
+  const ctx: RecoveryContext = {
+    grant,
+    store,
+    principal: options.principal ?? "default",
+    now,
+    timeout: options.authorizationTimeout ?? DEFAULT_AUTHORIZATION_TIMEOUT,
+    configured: scopeList(options.scope),
+    waiters: new Map(),
+    fresh: (tokens) => isFresh(tokens, now(), skew),
+    http: () => options.fetch ?? defaultFetch(),
+    boundIssuer: grant.kind === "client_credentials"
+      ? grant.options.issuer
+      : grant.options.client?.issuer,
+  };
+  const { principal, fresh, waiters } = ctx;
+  const maxStepUps = options.maxStepUps ?? 2;
   const sessions = new Map<string, Session>();
-  const waiters = new Map<string, Waiter>();
   let life = new AbortController();
-  let boundIssuer: string | undefined = grant.kind === "client_credentials"
-    ? grant.options.issuer
-    : grant.options.client?.issuer;
-  const http = () => options.fetch ?? defaultFetch();
-
-  function keyOf(d: Discovery): TokenKey {
-    return { principal, issuer: d.issuer, resource: d.resource };
-  }
-
-  function checkBinding(issuer: string): void {
-    if (grant.kind === "authorization_code" && grant.options.client === undefined) return;
-    if (boundIssuer === undefined) {
-      boundIssuer = issuer;
-      return;
-    }
-    if (boundIssuer !== issuer) {
-      throw oauthError(
-        `The configured client credentials belong to ${boundIssuer}, but the server now uses ` +
-          `the authorization server ${issuer}; refusing to present them there`,
-        "client_mismatch",
-        { expected: boundIssuer, issuer },
-      );
-    }
-  }
-
-  /**
-   * The DPoP signer to bind new tokens with: always with `dpop: true` (or a key pair); with
-   * `"auto"` only when the resource asks for DPoP (a `DPoP` challenge, or
-   * `dpop_bound_access_tokens_required`) and the authorization server lists ES256, so a
-   * Bearer-only resource never gets tokens it cannot accept.
-   */
-  async function dpopFor(
-    session: Session,
-    d: Discovery,
-    challenge: ResourceChallenge | undefined,
-  ): Promise<DpopSigner | undefined> {
-    const setting = options.dpop ?? "auto";
-    if (setting === false) return undefined;
-    if (setting === "auto" && challenge !== undefined) {
-      const listed = d.metadata.dpop_signing_alg_values_supported;
-      const wanted = challenge.dpop === true ||
-        d.resourceMetadata?.dpop_bound_access_tokens_required === true;
-      if (!wanted || !Array.isArray(listed) || dpopAlgorithm(listed) === undefined) {
-        return undefined;
-      }
-    }
-    if (session.dpop === undefined) {
-      session.dpop = typeof setting === "object"
-        ? await createDpopSigner({ keyPair: setting.keyPair, algorithm: setting.algorithm, now })
-        : await createDpopSigner({ now });
-    }
-    return session.dpop;
-  }
-
-  async function clientFor(d: Discovery, tokens: TokenSet): Promise<TokenClient | undefined> {
-    if (grant.kind === "client_credentials") return await tokenClient(grant.options, d.metadata);
-    const clientId = tokens.clientId;
-    if (clientId === undefined) return undefined;
-    const pre = grant.options.client;
-    if (pre !== undefined && pre.clientId === clientId) {
-      return {
-        clientId,
-        clientSecret: pre.clientSecret,
-        method: chooseAuthMethod(
-          pre.tokenEndpointAuthMethod,
-          pre.clientSecret !== undefined,
-          d.metadata,
-        ),
-      };
-    }
-    const kept = await store.getClient(d.issuer);
-    if (kept !== undefined && kept.clientId === clientId) {
-      return {
-        clientId,
-        clientSecret: kept.clientSecret,
-        method: chooseAuthMethod(
-          kept.tokenEndpointAuthMethod,
-          kept.clientSecret !== undefined,
-          d.metadata,
-        ),
-      };
-    }
-    if (clientId === grant.options.clientMetadataUrl) return { clientId, method: "none" };
-    return undefined;
-  }
-
-  async function refresh(session: Session, d: Discovery, tokens: TokenSet, signal: AbortSignal) {
-    const client = await clientFor(d, tokens);
-    if (client === undefined || tokens.refreshToken === undefined) return undefined;
-    // A DPoP-bound token is refreshed with the same key (no challenge: no auto decision).
-    const dpop = tokens.tokenType === "DPoP" ? await dpopFor(session, d, undefined) : undefined;
-    const ctx: TokenContext = {
-      metadata: d.metadata,
-      client,
-      resource: d.resource,
-      fetch: http(),
-      signal,
-      dpop: dpop?.handle,
-      now,
-    };
-    const refreshToken = tokens.refreshToken;
-    try {
-      const next = await withNonceRetry(
-        () => refreshRequest(ctx, refreshToken),
-        (response) =>
-          processTokenResponse(ctx, response, { grant: "refresh_token", previous: tokens }),
-      );
-      return { ...next, clientId: client.clientId };
-    } catch (error) {
-      // A refused refresh (expired, revoked, rotated elsewhere) means: authorize again.
-      if (error instanceof McpError && error.reason === "refresh_failed") return undefined;
-      throw error;
-    }
-  }
-
-  function interactive(): InteractiveContext {
-    const o = (grant as Extract<Grant, { kind: "authorization_code" }>).options;
-    return {
-      options: o,
-      client: o.client === undefined ? undefined : { ...o.client, issuer: boundIssuer },
-      configured,
-      store,
-      principal,
-      timeout,
-      waiters,
-      fetch: http(),
-      now,
-      fresh,
-    };
-  }
-
-  async function obtainCredentials(
-    session: Session,
-    d: Discovery,
-    need: Need,
-    signal: AbortSignal,
-  ): Promise<{ tokens: TokenSet; scopes?: string[] }> {
-    const o = (grant as Extract<Grant, { kind: "client_credentials" }>).options;
-    checkBinding(d.issuer);
-    const scopes = selectScopes({
-      configured: need.stepUp ? undefined : configured,
-      challenged: need.challenge.scope,
-      resourceScopes: d.resourceMetadata?.scopes_supported,
-      previous: need.stepUp ? session.scopes : undefined,
-      offlineAccess: false,
-    });
-    const dpop = await dpopFor(session, d, need.challenge);
-    const client = await tokenClient(o, d.metadata);
-    const tokens = await clientCredentialsToken({
-      metadata: d.metadata,
-      client,
-      resource: d.resource,
-      fetch: http(),
-      signal,
-      dpop: dpop?.handle,
-      now,
-    }, { scope: scopes?.join(" "), assertion: o.assertion });
-    return { tokens: { ...tokens, clientId: client.clientId }, scopes };
-  }
-
-  async function run(session: Session, need: Need): Promise<Recovery> {
-    const signal = AbortSignal.any([AbortSignal.timeout(timeout), life.signal]);
-    if (need.challenge.resourceMetadata !== undefined) {
-      session.resourceMetadataUrl = need.challenge.resourceMetadata;
-    }
-    // Every refusal runs discovery again (the resource may have moved to another
-    // authorization server); a proactive refresh uses the last one.
-    const d = need.refreshOnly && session.discovery !== undefined
-      ? session.discovery
-      : await discover(session.serverUrl, {
-        resourceMetadataUrl: session.resourceMetadataUrl,
-        fetch: http(),
-        signal,
-        selectAuthorizationServer: options.selectAuthorizationServer,
-      });
-    session.discovery = d;
-    const key = keyOf(d);
-    if (!need.stepUp && !need.reauthorize) {
-      const stored = await store.getTokens(key);
-      if (
-        stored !== undefined && stored.accessToken !== need.failed?.accessToken &&
-        fresh(stored) && (stored.tokenType !== "DPoP" || session.dpop !== undefined)
-      ) {
-        session.tokens = stored;
-        return { tokens: stored, how: "stored" };
-      }
-      const candidates = [stored, session.tokens].filter((t): t is TokenSet =>
-        t !== undefined && t.refreshToken !== undefined && t.issuer === d.issuer &&
-        t.resource === d.resource
-      );
-      for (const candidate of candidates) {
-        const refreshed = await refresh(session, d, candidate, signal);
-        if (refreshed !== undefined) {
-          await store.setTokens(key, refreshed);
-          session.tokens = refreshed;
-          return { tokens: refreshed, how: "refreshed" };
-        }
-      }
-      if (stored !== undefined) await store.deleteTokens(key);
-    }
-    if (need.refreshOnly && grant.kind === "authorization_code" && need.failed !== undefined) {
-      return { tokens: need.failed, how: "current" };
-    }
-    let obtained: { tokens: TokenSet; scopes?: string[] };
-    if (grant.kind === "authorization_code") {
-      checkBinding(d.issuer);
-      const dpop = await dpopFor(session, d, need.challenge);
-      obtained = await authorizeInteractively(interactive(), session, d, need, signal, dpop);
-    } else obtained = await obtainCredentials(session, d, need, signal);
-    session.scopes = obtained.scopes;
-    await store.setTokens(key, obtained.tokens);
-    session.tokens = obtained.tokens;
-    return { tokens: obtained.tokens, how: "authorized" };
-  }
 
   const engine: Engine = {
     store,
@@ -357,7 +142,7 @@ export function createEngine(
     async usableTokens(session, signal) {
       if (session.reload && session.discovery !== undefined) {
         session.reload = false;
-        session.tokens = await store.getTokens(keyOf(session.discovery)) ?? session.tokens;
+        session.tokens = await store.getTokens(keyOf(ctx, session.discovery)) ?? session.tokens;
       }
       const tokens = session.tokens;
       if (tokens === undefined || fresh(tokens)) return tokens;
@@ -379,7 +164,7 @@ export function createEngine(
       ) {
         return Promise.resolve({ tokens: current, how: "current" });
       }
-      const flight = run(session, need);
+      const flight = recoverTokens(ctx, session, need, life.signal);
       session.flight = flight;
       flight.then(() => {}, () => {}).finally(() => {
         if (session.flight === flight) session.flight = undefined;

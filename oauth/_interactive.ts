@@ -15,14 +15,9 @@ import type { DpopSigner } from "./dpop.ts";
 import type { OAuthOptions } from "./options.ts";
 import { type PreRegisteredClient, resolveClient } from "./registration.ts";
 import type { PendingAuthorization, TokenKey, TokenSet, TokenStore } from "./store.ts";
-import {
-  authorizationCodeRequest,
-  chooseAuthMethod,
-  processTokenResponse,
-  type TokenClient,
-  type TokenContext,
-  withNonceRetry,
-} from "./token.ts";
+import { chooseAuthMethod, type TokenClient } from "./client_auth.ts";
+import { authorizationCodeRequest, type TokenContext, withNonceRetry } from "./token.ts";
+import { processTokenResponse } from "./token_response.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
 
 /** An authorization waiting for its response, by `state`. */

@@ -86,6 +86,21 @@ export function o4wOptions(
   return options;
 }
 
+/**
+ * oauth4webapi's options for a token endpoint request: the metadata must name a
+ * `token_endpoint` that is HTTPS (or loopback); the DPoP handle is added when there is one.
+ */
+export function tokenEndpointOptions(
+  ctx: HttpOptions & { metadata: oauth.AuthorizationServer; dpop?: oauth.DPoPHandle },
+): ReturnType<typeof o4wOptions> & { DPoP?: oauth.DPoPHandle } {
+  const endpoint = ctx.metadata.token_endpoint;
+  if (typeof endpoint !== "string") {
+    throw oauthError("The authorization server has no token_endpoint", "invalid_metadata");
+  }
+  checkEndpoint(new URL(endpoint), "token endpoint");
+  return { ...o4wOptions(endpoint, ctx), ...(ctx.dpop ? { DPoP: ctx.dpop } : {}) };
+}
+
 /** Calls `fetch`, turning a network failure into kind `auth` reason `network` (no cause body). */
 export async function send(
   url: URL,

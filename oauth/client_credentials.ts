@@ -1,26 +1,16 @@
 /**
- * Machine-to-machine grants (no user): `client_credentials` with a client secret or a
- * `private_key_jwt` assertion (RFC 7523, a PEM key imported with jose), and the
- * workload-identity JWT bearer grant (`urn:ietf:params:oauth:grant-type:jwt-bearer`), where
- * the host supplies a signed JWT as the `assertion`.
+ * Machine-to-machine credentials (no user): a client secret, a `private_key_jwt` key
+ * (RFC 7523, a PEM key imported with jose), or a JWT bearer `assertion` the host supplies;
+ * their check, and the token client they make at a given authorization server. The grant
+ * requests themselves are in `client_credentials_grant.ts`.
  *
  * @module
  */
 
 import { importPKCS8 } from "jose";
-import * as oauth from "oauth4webapi";
 import type { AuthorizationServerMetadata } from "./server_metadata.ts";
-import type { TokenSet } from "./store.ts";
-import {
-  chooseAuthMethod,
-  clientAuthentication,
-  processTokenResponse,
-  type TokenClient,
-  type TokenContext,
-  withNonceRetry,
-} from "./token.ts";
-import { McpError } from "../protocol/errors.ts";
-import { checkEndpoint, fromOAuthError, o4wOptions, oauthError } from "./_util.ts";
+import { chooseAuthMethod, type TokenClient } from "./client_auth.ts";
+import { oauthError } from "./_util.ts";
 
 /** Credentials of a client that acts for itself. */
 export interface ClientCredentials {
@@ -182,121 +172,4 @@ export async function tokenClient(
   const method = credentials.tokenEndpointAuthMethod ??
     chooseAuthMethod(undefined, credentials.clientSecret !== undefined, metadata);
   return { clientId: credentials.clientId, clientSecret: credentials.clientSecret, method };
-}
-
-/**
- * Sends a `client_credentials` grant (or the JWT bearer grant when `assertion` is given)
- * with `resource` and `scope`.
- *
- * @param ctx The server, client (from {@linkcode tokenClient}) and resource.
- * @param options The scopes, and the JWT bearer assertion.
- * @returns The response, unread.
- *
- * @example
- * ```ts
- * import { clientCredentialsRequest } from "./client_credentials.ts";
- *
- * const response = await clientCredentialsRequest({
- *   metadata: { issuer: "https://as.example.com", token_endpoint: "https://as.example.com/token" },
- *   client: { clientId: "svc", clientSecret: "s", method: "client_secret_basic" },
- *   resource: "https://mcp.example.com/mcp",
- *   fetch: async (_input, init) => Response.json(Object.fromEntries(new URLSearchParams(String(init?.body)))),
- * }, { scope: "mcp:read" });
- * const sent = await response.json();
- * if (sent.grant_type !== "client_credentials" || sent.scope !== "mcp:read") throw new Error();
- * ```
- */
-export async function clientCredentialsRequest(
-  ctx: TokenContext,
-  options: { scope?: string; assertion?: string } = {},
-): Promise<Response> {
-  const endpoint = ctx.metadata.token_endpoint;
-  if (typeof endpoint !== "string") {
-    throw oauthError("The authorization server has no token_endpoint", "invalid_metadata");
-  }
-  checkEndpoint(new URL(endpoint), "token endpoint");
-  const parameters: Record<string, string> = { resource: ctx.resource };
-  if (options.scope) parameters.scope = options.scope;
-  const requestOptions = { ...o4wOptions(endpoint, ctx), ...(ctx.dpop ? { DPoP: ctx.dpop } : {}) };
-  try {
-    if (options.assertion !== undefined) {
-      parameters.assertion = options.assertion;
-      return await oauth.genericTokenEndpointRequest(
-        ctx.metadata,
-        { client_id: ctx.client.clientId },
-        clientAuthentication(ctx.client),
-        JWT_BEARER_GRANT,
-        parameters,
-        requestOptions,
-      );
-    }
-    return await oauth.clientCredentialsGrantRequest(
-      ctx.metadata,
-      { client_id: ctx.client.clientId },
-      clientAuthentication(ctx.client),
-      parameters,
-      requestOptions,
-    );
-  } catch (error) {
-    throw fromOAuthError(error, "the token request", "token_failed");
-  }
-}
-
-/**
- * Gets tokens with client credentials (or a JWT bearer assertion): request, DPoP nonce
- * retry, check.
- *
- * @param ctx The server, client and resource.
- * @param options The scopes, and the assertion source.
- * @returns The tokens.
- * @throws {McpError} kind `auth`, reason `token_failed`, with the server's `error` code.
- *
- * @example
- * ```ts
- * import { clientCredentialsToken } from "./client_credentials.ts";
- *
- * const tokens = await clientCredentialsToken({
- *   metadata: { issuer: "https://as.example.com", token_endpoint: "https://as.example.com/token" },
- *   client: { clientId: "svc", clientSecret: "s", method: "client_secret_post" },
- *   resource: "https://mcp.example.com/mcp",
- *   fetch: async () => Response.json({ access_token: "cc-1", token_type: "Bearer", expires_in: 300 }),
- * });
- * if (tokens.tokenType !== "Bearer" || tokens.expiresAt === undefined) throw new Error();
- * ```
- */
-export async function clientCredentialsToken(
-  ctx: TokenContext,
-  options: { scope?: string; assertion?: ClientCredentials["assertion"] } = {},
-): Promise<TokenSet> {
-  const source = options.assertion;
-  let assertion: string | undefined;
-  if (typeof source === "function") {
-    try {
-      assertion = await source({
-        issuer: ctx.metadata.issuer,
-        tokenEndpoint: String(ctx.metadata.token_endpoint),
-        resource: ctx.resource,
-        ...(options.scope ? { scope: options.scope } : {}),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-      });
-    } catch (cause) {
-      if (cause instanceof McpError) throw cause;
-      throw new McpError("The assertion function failed", {
-        kind: "auth",
-        reason: "assertion_failed",
-        cause,
-      });
-    }
-  } else assertion = source;
-  if (assertion !== undefined && (typeof assertion !== "string" || assertion === "")) {
-    throw oauthError("The assertion function returned no JWT", "assertion_failed");
-  }
-  return await withNonceRetry(
-    () => clientCredentialsRequest(ctx, { scope: options.scope, assertion }),
-    (response) =>
-      processTokenResponse(ctx, response, {
-        grant: assertion === undefined ? "client_credentials" : "other",
-        scope: options.scope,
-      }),
-  );
 }

@@ -13,23 +13,17 @@
  *
  * @module
  */
-
-import { McpError } from "../protocol/errors.ts";
-import { callbackState } from "./authorize.ts";
-import { readChallenge } from "./challenge.ts";
-import { chooseAuthMethod } from "./token.ts";
-import { createEngine, type Engine, type Grant } from "./_engine.ts";
-import { exchangeCode } from "./_interactive.ts";
-import { prepare } from "./_request.ts";
+import { createEngine, type Grant } from "./_engine.ts";
+import { authorizingFetch } from "./_authorizing_fetch.ts";
+import { callbackUrl, handleCallback } from "./handle_callback.ts";
 import {
   checkClientCredentialsOptions,
   checkOAuthOptions,
   type ClientCredentialsOptions,
   type OAuthOptions,
 } from "./options.ts";
-import type { PreRegisteredClient } from "./registration.ts";
 import { memoryTokenStore, type TokenStore } from "./store.ts";
-import { discard, type FetchLike, oauthError } from "./_util.ts";
+import { type FetchLike, oauthError } from "./_util.ts";
 
 /**
  * A configured OAuth middleware: call it with a `fetch` to get an authorizing `fetch`.
@@ -71,60 +65,6 @@ export interface OAuthMiddleware {
   readonly store: TokenStore;
   /** Whom the tokens are for. */
   readonly principal: string;
-}
-
-function authorizingFetch(engine: Engine, next: FetchLike): FetchLike {
-  return async (input, init) => {
-    const request = prepare(input, init);
-    const session = engine.session(request.url);
-    let tokens = await engine.usableTokens(session, request.signal);
-    let recoveries = 0;
-    let lastHow: string | undefined;
-    let nonceRetries = 0;
-    for (;;) {
-      const sent = tokens;
-      const response = await request.send(
-        next,
-        (headers) => engine.attach(session, headers, sent, request.method, request.url),
-      );
-      const fresh = session.dpop?.rememberNonce(request.url, response) ?? false;
-      if (response.status !== 401 && response.status !== 403) {
-        if (response.ok) session.stepUps.delete(request.operation);
-        return response;
-      }
-      const challenge = readChallenge(response);
-      if (challenge.error === "use_dpop_nonce" && fresh && nonceRetries < 2 && request.replayable) {
-        nonceRetries++;
-        discard(response);
-        continue;
-      }
-      if (!request.replayable) return response;
-      if (response.status === 401) {
-        if (recoveries >= 2 || lastHow === "authorized") return response;
-        discard(response);
-        const recovery = await engine.recover(session, {
-          failed: sent,
-          challenge,
-          reauthorize: recoveries > 0,
-        }, request.signal);
-        recoveries++;
-        lastHow = recovery.how;
-        tokens = recovery.tokens;
-        continue;
-      }
-      // Step-ups are counted per operation, across calls, until one succeeds.
-      const stepUps = session.stepUps.get(request.operation) ?? 0;
-      if (challenge.error !== "insufficient_scope" || stepUps >= engine.maxStepUps) return response;
-      discard(response);
-      session.stepUps.set(request.operation, stepUps + 1);
-      const recovery = await engine.recover(
-        session,
-        { failed: sent, challenge, stepUp: true },
-        request.signal,
-      );
-      tokens = recovery.tokens;
-    }
-  };
 }
 
 function middleware(grant: Grant): OAuthMiddleware {
@@ -170,17 +110,6 @@ function middleware(grant: Grant): OAuthMiddleware {
     }
   };
   return wrap;
-}
-
-function callbackUrl(callback: string | URL): URL {
-  if (callback instanceof URL) return new URL(callback.href);
-  if (typeof callback !== "string") throw new TypeError("callback must be a URL or a string");
-  try {
-    return new URL(callback);
-  } catch {
-    const query = callback.startsWith("?") ? callback : `?${callback}`;
-    return new URL(`http://callback.invalid/${query}`);
-  }
 }
 
 /**
@@ -230,92 +159,4 @@ export function withClientCredentials(options: ClientCredentialsOptions): OAuthM
     kind: "client_credentials",
     options: checkClientCredentialsOptions(options, "options"),
   });
-}
-
-/** Options for the standalone {@linkcode handleCallback}. */
-export interface HandleCallbackOptions {
-  /** The store the authorization was started with (its pending record is read from it). */
-  store: TokenStore;
-  /** The `fetch` for the token request. */
-  fetch?: FetchLike;
-  /** The pre-registered client, when the authorization used one (for its secret). */
-  client?: PreRegisteredClient;
-  /** A client (or anything with `authorized()`) to tell once the tokens are stored. */
-  mcpClient?: { authorized(): unknown };
-  /** The clock. */
-  now?: () => number;
-}
-
-/**
- * Completes an authorization from the URL the browser was redirected to, for hosts whose
- * web server is separate from the MCP client: finds the pending authorization (by `state`)
- * in the shared store, checks the response (`iss`, `state`, `error`), exchanges the code,
- * stores the tokens, and calls `mcpClient.authorized()`.
- *
- * @param callback The redirect URL (or its query).
- * @param options The store, `fetch`, the pre-registered client, the MCP client to wake.
- * @throws {McpError} kind `auth`: `unknown_state` (no such pending authorization, or it
- *   expired or was used), and the reasons of the checks and the token request.
- *
- * @example
- * ```ts
- * import { handleCallback } from "./middleware.ts";
- * import { memoryTokenStore } from "./store.ts";
- *
- * try {
- *   await handleCallback("http://127.0.0.1:8765/callback?code=c&state=nope", { store: memoryTokenStore() });
- *   throw new Error("accepted");
- * } catch (error) {
- *   if ((error as { reason?: string }).reason !== "unknown_state") throw error;
- * }
- * ```
- */
-export async function handleCallback(
-  callback: string | URL,
-  options: HandleCallbackOptions,
-): Promise<void> {
-  if (typeof options !== "object" || options === null || typeof options.store !== "object") {
-    throw new TypeError("options.store must be a TokenStore");
-  }
-  const url = callbackUrl(callback);
-  const state = callbackState(url);
-  const pending = state === undefined ? undefined : await options.store.getPending(state);
-  if (pending === undefined) {
-    throw oauthError(
-      "No pending authorization matches this callback (unknown, expired or already used state)",
-      "unknown_state",
-    );
-  }
-  await options.store.deletePending(pending.state);
-  const metadata = pending.metadata as Parameters<typeof chooseAuthMethod>[2];
-  let clientSecret: string | undefined;
-  if (options.client !== undefined && options.client.clientId === pending.clientId) {
-    clientSecret = options.client.clientSecret;
-  } else {
-    const kept = await options.store.getClient(pending.issuer);
-    if (kept !== undefined && kept.clientId === pending.clientId) clientSecret = kept.clientSecret;
-  }
-  const method = chooseAuthMethod(
-    pending.tokenEndpointAuthMethod,
-    clientSecret !== undefined,
-    metadata,
-  );
-  const tokens = await exchangeCode(pending, url, {
-    clientId: pending.clientId,
-    clientSecret,
-    method,
-  }, { fetch: options.fetch, now: options.now });
-  await options.store.setTokens(
-    { principal: pending.principal, issuer: pending.issuer, resource: pending.resource },
-    tokens,
-  );
-  try {
-    options.mcpClient?.authorized();
-  } catch (cause) {
-    throw new McpError("The client could not be told about the new tokens", {
-      kind: "auth",
-      reason: "authorized_failed",
-      cause,
-    });
-  }
 }

@@ -23,13 +23,8 @@
  * @module
  */
 
-export {
-  handleCallback,
-  type HandleCallbackOptions,
-  type OAuthMiddleware,
-  withClientCredentials,
-  withOAuth,
-} from "./middleware.ts";
+export { type OAuthMiddleware, withClientCredentials, withOAuth } from "./middleware.ts";
+export { handleCallback, type HandleCallbackOptions } from "./handle_callback.ts";
 export {
   type AuthorizationUrlContext,
   type CallbackListener,
@@ -46,16 +41,7 @@ export {
   type LoopbackCallbackOptions,
   type LoopbackListener,
 } from "./callback.ts";
-export {
-  type ClientRegistration,
-  type MaybePromise,
-  memoryTokenStore,
-  type MemoryTokenStoreOptions,
-  type PendingAuthorization,
-  type TokenKey,
-  type TokenSet,
-  type TokenStore,
-} from "./store.ts";
+export * from "./_store_exports.ts";
 export { type KvKeyPart, type KvLike, kvTokenStore, type KvTokenStoreOptions } from "./kv_store.ts";
 export {
   type AuthChallenge,
@@ -64,16 +50,13 @@ export {
   type ResourceChallenge,
   splitScope,
 } from "./challenge.ts";
+export { discover, type DiscoverOptions, type Discovery, metadataRequest } from "./discovery.ts";
 export {
-  discover,
-  type DiscoverOptions,
-  type Discovery,
-  metadataRequest,
   processProtectedResourceMetadataResponse,
   type ProtectedResourceMetadata,
   protectedResourceMetadataUrls,
   resourceMatches,
-} from "./discovery.ts";
+} from "./resource_metadata.ts";
 export {
   type AuthorizationServerMetadata,
   authorizationServerMetadataUrls,
@@ -81,16 +64,18 @@ export {
   processAuthorizationServerMetadataResponse,
 } from "./server_metadata.ts";
 export {
-  type ClientMetadata,
   type PreRegisteredClient,
-  processRegistrationResponse,
-  registrationAuthMethod,
-  registrationBody,
-  registrationRequest,
   resolveClient,
   type ResolveClientOptions,
   type TokenEndpointAuthMethod,
 } from "./registration.ts";
+export {
+  type ClientMetadata,
+  processRegistrationResponse,
+  registrationAuthMethod,
+  registrationBody,
+  registrationRequest,
+} from "./dynamic_registration.ts";
 export {
   type AuthorizationRequestInputs,
   callbackState,
@@ -100,29 +85,28 @@ export {
   validateCallback,
 } from "./authorize.ts";
 export {
-  authorizationCodeRequest,
   chooseAuthMethod,
   type ClientAuthentication,
   clientAuthentication,
-  type DpopHandle,
-  type GrantKind,
-  isFresh,
-  processTokenResponse,
-  refreshRequest,
   type TokenClient,
+} from "./client_auth.ts";
+export {
+  authorizationCodeRequest,
+  type DpopHandle,
+  refreshRequest,
   type TokenContext,
   withNonceRetry,
 } from "./token.ts";
+export { type GrantKind, isFresh, processTokenResponse } from "./token_response.ts";
 export {
   type AssertionContext,
   type AssertionSource,
   checkClientCredentials,
   type ClientCredentials,
-  clientCredentialsRequest,
-  clientCredentialsToken,
   JWT_BEARER_GRANT,
   tokenClient,
 } from "./client_credentials.ts";
+export { clientCredentialsRequest, clientCredentialsToken } from "./client_credentials_grant.ts";
 export {
   ID_JAG_TOKEN_TYPE,
   idJagAssertion,

@@ -7,7 +7,8 @@
  */
 
 import { checkClientCredentials, type ClientCredentials } from "./client_credentials.ts";
-import type { ClientMetadata, PreRegisteredClient } from "./registration.ts";
+import type { ClientMetadata } from "./dynamic_registration.ts";
+import type { PreRegisteredClient } from "./registration.ts";
 import type { TokenStore } from "./store.ts";
 import type { FetchLike } from "./_util.ts";
 

@@ -6,10 +6,10 @@ import { Hono } from "hono";
 import { assert, assertEquals, assertThrows, test } from "../_harness.ts";
 import {
   checkClientCredentials,
-  clientCredentialsToken,
   JWT_BEARER_GRANT,
   tokenClient,
 } from "../../oauth/client_credentials.ts";
+import { clientCredentialsToken } from "../../oauth/client_credentials_grant.ts";
 import { ID_JAG_TOKEN_TYPE, idJagAssertion } from "../../oauth/enterprise.ts";
 import { withClientCredentials } from "../../oauth/middleware.ts";
 import { serve } from "../../runtime/serve.ts";

@@ -2,12 +2,12 @@
 // the chain (with the 2025-03-26 fallbacks) over an in-memory fetch.
 
 import { assert, assertEquals, assertRejects, test } from "../_harness.ts";
+import { discover } from "../../oauth/discovery.ts";
 import {
-  discover,
   processProtectedResourceMetadataResponse,
   protectedResourceMetadataUrls,
   resourceMatches,
-} from "../../oauth/discovery.ts";
+} from "../../oauth/resource_metadata.ts";
 import {
   authorizationServerMetadataUrls,
   defaultAuthorizationServerMetadata,

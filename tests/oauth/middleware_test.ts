@@ -4,7 +4,8 @@
 
 import { assert, assertEquals, assertRejects, test } from "../_harness.ts";
 import { startOAuthFixture } from "../fixtures/oauth_server.ts";
-import { handleCallback, withOAuth } from "../../oauth/middleware.ts";
+import { handleCallback } from "../../oauth/handle_callback.ts";
+import { withOAuth } from "../../oauth/middleware.ts";
 import type { OAuthOptions } from "../../oauth/options.ts";
 import { memoryTokenStore } from "../../oauth/store.ts";
 import { loopbackCallback } from "../../oauth/callback.ts";

@@ -5,8 +5,8 @@ import {
   processRegistrationResponse,
   registrationAuthMethod,
   registrationBody,
-  resolveClient,
-} from "../../oauth/registration.ts";
+} from "../../oauth/dynamic_registration.ts";
+import { resolveClient } from "../../oauth/registration.ts";
 import { memoryTokenStore } from "../../oauth/store.ts";
 import { McpError } from "../../protocol/errors.ts";
 

@@ -3,15 +3,9 @@
 // refresh token, freshness, and the DPoP nonce retry.
 
 import { assert, assertEquals, test } from "../_harness.ts";
-import {
-  chooseAuthMethod,
-  clientAuthentication,
-  isFresh,
-  processTokenResponse,
-  refreshRequest,
-  type TokenContext,
-  withNonceRetry,
-} from "../../oauth/token.ts";
+import { chooseAuthMethod, clientAuthentication } from "../../oauth/client_auth.ts";
+import { refreshRequest, type TokenContext, withNonceRetry } from "../../oauth/token.ts";
+import { isFresh, processTokenResponse } from "../../oauth/token_response.ts";
 import { McpError } from "../../protocol/errors.ts";
 
 const META = { issuer: "https://as.ex.com", token_endpoint: "https://as.ex.com/token" };

@@ -1,0 +1,123 @@
+/**
+ * The driver side both benchmarks share: the flags every driver reads, the run × server ×
+ * case × client matrix (the client order rotates each run so none always goes first), the
+ * report's error and context lines, and the closing lines (total time, load, JSON).
+ *
+ * @module
+ */
+
+import { contextLine, loadAverage, numberFlag, type Row, runtime } from "./_lib.ts";
+import type { ClientName, ServerName } from "./_stdio_clients.ts";
+
+/** What every driver reads from its flags, and when it started. */
+export interface DriverSetup {
+  /** How many runs. */
+  runs: number;
+  /** The servers to measure against. */
+  servers: ServerName[];
+  /** The era mode of the calls (`auto` or `legacy`). */
+  mode: string;
+  /** Smaller sizes (`--quick`). */
+  quick: boolean;
+  /** `performance.now()` at the start. */
+  started: number;
+}
+
+/**
+ * Reads the common flags and prints the opening lines.
+ *
+ * @param flags The parsed flags.
+ * @param title E.g. `bench/http`.
+ * @param what What the first line says after the servers (e.g. `auto mode, 32 in flight`).
+ */
+export async function startDriver(
+  flags: Map<string, string>,
+  title: string,
+  what: (mode: string) => string,
+): Promise<DriverSetup> {
+  const runs = numberFlag(flags, "runs", 1);
+  const which = flags.get("server") ?? "both";
+  const servers: ServerName[] = which === "both"
+    ? ["minimal", "everything"]
+    : [which as ServerName];
+  const mode = flags.get("mode") ?? "auto";
+  const quick = flags.has("quick");
+  console.log(
+    `${title} under ${runtime}: ${runs} run(s), servers ${servers.join(", ")}, ${what(mode)}`,
+  );
+  console.log(`load average at start: ${await loadAverage()}`);
+  return { runs, servers, mode, quick, started: performance.now() };
+}
+
+/**
+ * Runs every (run, server, case, client) worker in order, logging each on stderr.
+ *
+ * @param setup The runs and servers.
+ * @param clients The clients, in their first run's order.
+ * @param cases The cases of a run (counted from 0).
+ * @param runCase Runs one worker and returns its result.
+ * @returns The results, tagged with run, client, server and case.
+ */
+export async function runMatrix(
+  setup: DriverSetup,
+  clients: ClientName[],
+  cases: (run: number) => string[],
+  runCase: (
+    client: ClientName,
+    server: ServerName,
+    kase: string,
+  ) => Promise<Record<string, unknown>>,
+): Promise<Row[]> {
+  const { runs, servers } = setup;
+  const results: Row[] = [];
+  for (let run = 0; run < runs; run++) {
+    for (const server of servers) {
+      for (const kase of cases(run)) {
+        const order = clients.map((_, i) => clients[(i + run) % clients.length]);
+        for (const client of order) {
+          const t = performance.now();
+          const result = await runCase(client, server, kase);
+          results.push({ run, client, server, case: kase, ...result });
+          const note = "error" in result ? `ERROR ${result.error}` : "ok";
+          console.error(
+            `  run ${run + 1}/${runs} ${server} ${kase} ${client}: ${note} ` +
+              `(${((performance.now() - t) / 1000).toFixed(1)} s)`,
+          );
+        }
+      }
+    }
+  }
+  return results;
+}
+
+/**
+ * Prints the closing lines: total time, load average, and the results as JSON with `--json`.
+ *
+ * @param flags The parsed flags.
+ * @param setup When the driver started.
+ * @param results The results.
+ */
+export async function finishDriver(
+  flags: Map<string, string>,
+  setup: DriverSetup,
+  results: Row[],
+): Promise<void> {
+  console.log(
+    `\n(total ${((performance.now() - setup.started) / 1000).toFixed(0)} s; ` +
+      `load average at end: ${await loadAverage()})`,
+  );
+  if (flags.has("json")) console.log("BENCH_JSON " + JSON.stringify({ runtime, results }));
+}
+
+/** Prints the failed workers of `server`. */
+export function printErrors(rows: Row[], server: ServerName): void {
+  const errors = rows.filter((r) => r.server === server && "error" in r);
+  for (const e of errors) {
+    console.log(`  ! ${e.client} ${e.case} run ${Number(e.run) + 1}: ${e.error}`);
+  }
+}
+
+/** Prints a context line (see `contextLine`). */
+export function printContext(label: string, value: number, unit = "×"): void {
+  console.log(contextLine(label, value, unit));
+}

@@ -1,0 +1,290 @@
+/**
+ * Private: how the engine gets tokens for one recovery. It runs discovery again (or reuses
+ * the last one for a proactive refresh), takes fresh tokens another process stored, tries
+ * a refresh, and only then obtains brand-new tokens: the interactive authorization code
+ * flow, or the client credentials grant. Configured client credentials stay bound to one
+ * authorization server, and DPoP keys are made only where the resource asks for them.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import { selectScopes } from "./authorize.ts";
+import type { ResourceChallenge } from "./challenge.ts";
+import { chooseAuthMethod, type TokenClient } from "./client_auth.ts";
+import { tokenClient } from "./client_credentials.ts";
+import { clientCredentialsToken } from "./client_credentials_grant.ts";
+import { discover, type Discovery } from "./discovery.ts";
+import { createDpopSigner, dpopAlgorithm, type DpopSigner } from "./dpop.ts";
+import type { Grant, Need, Recovery, Session } from "./_engine.ts";
+import type { TokenKey, TokenSet, TokenStore } from "./store.ts";
+import { refreshRequest, type TokenContext, withNonceRetry } from "./token.ts";
+import { processTokenResponse } from "./token_response.ts";
+import { authorizeInteractively, type InteractiveContext, type Waiter } from "./_interactive.ts";
+import { type FetchLike, oauthError } from "./_util.ts";
+
+/** What a recovery needs from its engine (one per middleware instance). */
+export interface RecoveryContext {
+  /** How brand-new tokens are obtained. */
+  grant: Grant;
+  /** Where tokens live. */
+  store: TokenStore;
+  /** Whom the tokens are for. */
+  principal: string;
+  /** The clock. */
+  now: () => number;
+  /** How long one recovery (an authorization included) may take, in ms. */
+  timeout: number;
+  /** The configured scopes. */
+  configured?: string[];
+  /** Authorizations waiting for their response, by `state`. */
+  waiters: Map<string, Waiter>;
+  /** Whether tokens can still be sent. */
+  fresh: (tokens: TokenSet | undefined) => boolean;
+  /** The `fetch` for metadata and token requests. */
+  http: () => FetchLike | undefined;
+  /** The issuer the configured client credentials are bound to (the first one used). */
+  boundIssuer?: string;
+}
+
+/** The store key of the tokens for a discovery. */
+export function keyOf(ctx: RecoveryContext, d: Discovery): TokenKey {
+  return { principal: ctx.principal, issuer: d.issuer, resource: d.resource };
+}
+
+function checkBinding(ctx: RecoveryContext, issuer: string): void {
+  const grant = ctx.grant;
+  if (grant.kind === "authorization_code" && grant.options.client === undefined) return;
+  if (ctx.boundIssuer === undefined) {
+    ctx.boundIssuer = issuer;
+    return;
+  }
+  if (ctx.boundIssuer !== issuer) {
+    throw oauthError(
+      `The configured client credentials belong to ${ctx.boundIssuer}, but the server now uses ` +
+        `the authorization server ${issuer}; refusing to present them there`,
+      "client_mismatch",
+      { expected: ctx.boundIssuer, issuer },
+    );
+  }
+}
+
+/**
+ * The DPoP signer to bind new tokens with: always with `dpop: true` (or a key pair); with
+ * `"auto"` only when the resource asks for DPoP (a `DPoP` challenge, or
+ * `dpop_bound_access_tokens_required`) and the authorization server lists ES256, so a
+ * Bearer-only resource never gets tokens it cannot accept.
+ */
+async function dpopFor(
+  ctx: RecoveryContext,
+  session: Session,
+  d: Discovery,
+  challenge: ResourceChallenge | undefined,
+): Promise<DpopSigner | undefined> {
+  const setting = ctx.grant.options.dpop ?? "auto";
+  if (setting === false) return undefined;
+  if (setting === "auto" && challenge !== undefined) {
+    const listed = d.metadata.dpop_signing_alg_values_supported;
+    const wanted = challenge.dpop === true ||
+      d.resourceMetadata?.dpop_bound_access_tokens_required === true;
+    if (!wanted || !Array.isArray(listed) || dpopAlgorithm(listed) === undefined) {
+      return undefined;
+    }
+  }
+  if (session.dpop === undefined) {
+    const now = ctx.now;
+    session.dpop = typeof setting === "object"
+      ? await createDpopSigner({ keyPair: setting.keyPair, algorithm: setting.algorithm, now })
+      : await createDpopSigner({ now });
+  }
+  return session.dpop;
+}
+
+/** A known client (pre-registered or kept) with the method it authenticates with there. */
+function knownClient(
+  client: { clientId: string; clientSecret?: string; tokenEndpointAuthMethod?: string },
+  d: Discovery,
+): TokenClient {
+  return {
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    method: chooseAuthMethod(
+      client.tokenEndpointAuthMethod,
+      client.clientSecret !== undefined,
+      d.metadata,
+    ),
+  };
+}
+
+/** The client the tokens were issued to, when this engine still knows it. */
+async function clientFor(
+  ctx: RecoveryContext,
+  d: Discovery,
+  tokens: TokenSet,
+): Promise<TokenClient | undefined> {
+  const grant = ctx.grant;
+  if (grant.kind === "client_credentials") return await tokenClient(grant.options, d.metadata);
+  const clientId = tokens.clientId;
+  if (clientId === undefined) return undefined;
+  const pre = grant.options.client;
+  if (pre !== undefined && pre.clientId === clientId) return knownClient(pre, d);
+  const kept = await ctx.store.getClient(d.issuer);
+  if (kept !== undefined && kept.clientId === clientId) return knownClient(kept, d);
+  if (clientId === grant.options.clientMetadataUrl) return { clientId, method: "none" };
+  return undefined;
+}
+
+function tokenContext(
+  ctx: RecoveryContext,
+  d: Discovery,
+  client: TokenClient,
+  signal: AbortSignal,
+  dpop: DpopSigner | undefined,
+): TokenContext {
+  return {
+    metadata: d.metadata,
+    client,
+    resource: d.resource,
+    fetch: ctx.http(),
+    signal,
+    dpop: dpop?.handle,
+    now: ctx.now,
+  };
+}
+
+async function refresh(
+  ctx: RecoveryContext,
+  session: Session,
+  d: Discovery,
+  tokens: TokenSet,
+  signal: AbortSignal,
+): Promise<TokenSet | undefined> {
+  const client = await clientFor(ctx, d, tokens);
+  if (client === undefined || tokens.refreshToken === undefined) return undefined;
+  // A DPoP-bound token is refreshed with the same key (no challenge: no auto decision).
+  const dpop = tokens.tokenType === "DPoP" ? await dpopFor(ctx, session, d, undefined) : undefined;
+  const tc = tokenContext(ctx, d, client, signal, dpop);
+  const refreshToken = tokens.refreshToken;
+  try {
+    const next = await withNonceRetry(
+      () => refreshRequest(tc, refreshToken),
+      (response) =>
+        processTokenResponse(tc, response, { grant: "refresh_token", previous: tokens }),
+    );
+    return { ...next, clientId: client.clientId };
+  } catch (error) {
+    // A refused refresh (expired, revoked, rotated elsewhere) means: authorize again.
+    if (error instanceof McpError && error.reason === "refresh_failed") return undefined;
+    throw error;
+  }
+}
+
+function interactive(ctx: RecoveryContext): InteractiveContext {
+  const o = (ctx.grant as Extract<Grant, { kind: "authorization_code" }>).options;
+  return {
+    options: o,
+    client: o.client === undefined ? undefined : { ...o.client, issuer: ctx.boundIssuer },
+    configured: ctx.configured,
+    store: ctx.store,
+    principal: ctx.principal,
+    timeout: ctx.timeout,
+    waiters: ctx.waiters,
+    fetch: ctx.http(),
+    now: ctx.now,
+    fresh: ctx.fresh,
+  };
+}
+
+async function obtainCredentials(
+  ctx: RecoveryContext,
+  session: Session,
+  d: Discovery,
+  need: Need,
+  signal: AbortSignal,
+): Promise<{ tokens: TokenSet; scopes?: string[] }> {
+  const o = (ctx.grant as Extract<Grant, { kind: "client_credentials" }>).options;
+  checkBinding(ctx, d.issuer);
+  const scopes = selectScopes({
+    configured: need.stepUp ? undefined : ctx.configured,
+    challenged: need.challenge.scope,
+    resourceScopes: d.resourceMetadata?.scopes_supported,
+    previous: need.stepUp ? session.scopes : undefined,
+    offlineAccess: false,
+  });
+  const dpop = await dpopFor(ctx, session, d, need.challenge);
+  const client = await tokenClient(o, d.metadata);
+  const tokens = await clientCredentialsToken(
+    tokenContext(ctx, d, client, signal, dpop),
+    { scope: scopes?.join(" "), assertion: o.assertion },
+  );
+  return { tokens: { ...tokens, clientId: client.clientId }, scopes };
+}
+
+/**
+ * Runs one recovery: discovery, stored tokens, a refresh, then brand-new tokens.
+ *
+ * @param ctx The engine's context.
+ * @param session The endpoint's state (updated with the discovery, tokens and scopes).
+ * @param need What the recovery must do.
+ * @param life Aborted when the engine's authorizations are abandoned.
+ */
+export async function recoverTokens(
+  ctx: RecoveryContext,
+  session: Session,
+  need: Need,
+  life: AbortSignal,
+): Promise<Recovery> {
+  const { grant, store } = ctx;
+  const signal = AbortSignal.any([AbortSignal.timeout(ctx.timeout), life]);
+  if (need.challenge.resourceMetadata !== undefined) {
+    session.resourceMetadataUrl = need.challenge.resourceMetadata;
+  }
+  // Every refusal runs discovery again (the resource may have moved to another
+  // authorization server); a proactive refresh uses the last one.
+  const d = need.refreshOnly && session.discovery !== undefined
+    ? session.discovery
+    : await discover(session.serverUrl, {
+      resourceMetadataUrl: session.resourceMetadataUrl,
+      fetch: ctx.http(),
+      signal,
+      selectAuthorizationServer: grant.options.selectAuthorizationServer,
+    });
+  session.discovery = d;
+  const key = keyOf(ctx, d);
+  if (!need.stepUp && !need.reauthorize) {
+    const stored = await store.getTokens(key);
+    if (
+      stored !== undefined && stored.accessToken !== need.failed?.accessToken &&
+      ctx.fresh(stored) && (stored.tokenType !== "DPoP" || session.dpop !== undefined)
+    ) {
+      session.tokens = stored;
+      return { tokens: stored, how: "stored" };
+    }
+    const candidates = [stored, session.tokens].filter((t): t is TokenSet =>
+      t !== undefined && t.refreshToken !== undefined && t.issuer === d.issuer &&
+      t.resource === d.resource
+    );
+    for (const candidate of candidates) {
+      const refreshed = await refresh(ctx, session, d, candidate, signal);
+      if (refreshed !== undefined) {
+        await store.setTokens(key, refreshed);
+        session.tokens = refreshed;
+        return { tokens: refreshed, how: "refreshed" };
+      }
+    }
+    if (stored !== undefined) await store.deleteTokens(key);
+  }
+  if (need.refreshOnly && grant.kind === "authorization_code" && need.failed !== undefined) {
+    return { tokens: need.failed, how: "current" };
+  }
+  let obtained: { tokens: TokenSet; scopes?: string[] };
+  if (grant.kind === "authorization_code") {
+    checkBinding(ctx, d.issuer);
+    const dpop = await dpopFor(ctx, session, d, need.challenge);
+    obtained = await authorizeInteractively(interactive(ctx), session, d, need, signal, dpop);
+  } else obtained = await obtainCredentials(ctx, session, d, need, signal);
+  session.scopes = obtained.scopes;
+  await store.setTokens(key, obtained.tokens);
+  session.tokens = obtained.tokens;
+  return { tokens: obtained.tokens, how: "authorized" };
+}
