@@ -8,6 +8,7 @@
 
 import { McpError } from "../protocol/errors.ts";
 import { isRequest, type JsonObject } from "../protocol/jsonrpc.ts";
+import type { Era } from "../protocol/versions.ts";
 import { backoffDelay, delay } from "./_async.ts";
 import {
   connectionError,
@@ -17,7 +18,7 @@ import {
   negotiateContext,
   restoreLogLevel,
 } from "./_connection_state.ts";
-import { envelope } from "./_envelope.ts";
+import { envelopeBuilder } from "./_envelope.ts";
 import { type LinkHandle, negotiate, type Negotiated } from "./negotiate.ts";
 import { createServerRequests } from "./server_requests.ts";
 import { createSession } from "./session.ts";
@@ -50,13 +51,17 @@ export function createConnector(
 ): Connector {
   const { options, events, room } = s;
 
-  const prepare = (_method: string, params: JsonObject | undefined, progressToken?: number) =>
-    envelope(
-      options,
-      s.negotiated && { ...s.negotiated, capabilities: s.capabilities, logLevel: s.logLevel },
-      params,
-      progressToken,
-    );
+  const build = envelopeBuilder(options);
+  const state = { era: "legacy" as Era, version: "", capabilities: {} as JsonObject };
+  const prepare = (_method: string, params: JsonObject | undefined, progressToken?: number) => {
+    const negotiated = s.negotiated;
+    if (negotiated !== undefined) {
+      state.era = negotiated.era;
+      state.version = negotiated.version;
+      state.capabilities = s.capabilities;
+    }
+    return build(negotiated && state, s.logLevel, params, progressToken);
+  };
 
   const openLink = async (signal: AbortSignal): Promise<LinkHandle> => {
     // Filled in once the transport opened; the session only sends after that.

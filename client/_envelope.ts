@@ -7,7 +7,16 @@
 
 import { clientCapabilities } from "../protocol/capabilities.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { buildMeta, type LogLevel, withMeta } from "../protocol/meta.ts";
+import {
+  buildMeta,
+  type Implementation,
+  type LogLevel,
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_PROGRESS_TOKEN,
+  META_PROTOCOL_VERSION,
+  withMeta,
+} from "../protocol/meta.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { ResolvedOptions } from "./_options.ts";
 
@@ -66,4 +75,72 @@ export function envelope(
     return withMeta(params, meta);
   }
   return progressToken === undefined ? params : withMeta(params, { progressToken });
+}
+
+/** The request-independent part of a modern envelope, validated once. */
+interface EnvelopeBase {
+  version: string;
+  capabilities: JsonObject;
+  clientInfo: Implementation | undefined;
+}
+
+/**
+ * The hot-path form of {@linkcode envelope}: the constant part of the modern `_meta`
+ * (version, capabilities, client info) is validated once per negotiated protocol and
+ * capability set, and each request only adds its own keys. The output is the same as
+ * {@linkcode envelope}'s (same keys, same order: the caller's own `_meta` keys first).
+ *
+ * @param options The client's options (for `clientInfo`).
+ * @returns A function of the current state, the params and the progress token.
+ */
+export function envelopeBuilder(
+  options: ResolvedOptions,
+): (
+  state: Omit<EnvelopeState, "logLevel"> | undefined,
+  logLevel: LogLevel | undefined,
+  params: JsonObject | undefined,
+  progressToken?: number,
+) => JsonObject | undefined {
+  let base: EnvelopeBase | undefined;
+  return (state, logLevel, params, progressToken) => {
+    const own = params !== undefined && isPlainObject(params._meta) ? params._meta : undefined;
+    if (state?.era !== "modern") {
+      if (progressToken === undefined) return params;
+      const meta: JsonObject = own === undefined ? {} : { ...own };
+      meta[META_PROGRESS_TOKEN] = progressToken;
+      return { ...params, _meta: meta };
+    }
+    if (
+      base === undefined || base.version !== state.version ||
+      base.capabilities !== state.capabilities || base.clientInfo !== options.clientInfo
+    ) {
+      // Validates the constant part once (buildMeta throws on a bad version or capabilities).
+      buildMeta({
+        protocolVersion: state.version,
+        clientCapabilities: state.capabilities,
+        clientInfo: options.clientInfo,
+      });
+      base = {
+        version: state.version,
+        capabilities: state.capabilities,
+        clientInfo: options.clientInfo,
+      };
+    }
+    if (
+      logLevel !== undefined || (progressToken !== undefined && !Number.isFinite(progressToken))
+    ) {
+      // Rare or invalid members: the checked path.
+      return envelope(options, { ...state, logLevel }, params, progressToken);
+    }
+    const meta: JsonObject = own === undefined ? {} : { ...own };
+    meta[META_PROTOCOL_VERSION] = base.version;
+    meta[META_CLIENT_CAPABILITIES] = base.capabilities;
+    if (base.clientInfo !== undefined) meta[META_CLIENT_INFO] = base.clientInfo as JsonObject;
+    if (progressToken !== undefined) meta[META_PROGRESS_TOKEN] = progressToken;
+    return params === undefined ? { _meta: meta } : { ...params, _meta: meta };
+  };
+}
+
+function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

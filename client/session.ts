@@ -83,6 +83,73 @@ interface Pending {
   touch(): void;
 }
 
+/** When a timed request expires; {@linkcode deadlineClock} watches it. */
+interface Deadline {
+  /** Epoch milliseconds of expiry; moves later on progress. */
+  at: number;
+  /** Whether `at` is the `maxTotalTimeout` ceiling rather than the per-request timeout. */
+  ceiling: boolean;
+  /** Fails the request with kind `timeout`. */
+  expire(): void;
+}
+
+/**
+ * The deadlines of one session behind a single timer, armed at the earliest deadline it knows
+ * of. Progress only moves a deadline later (a number), so the timer may fire early: it then
+ * expires what is due and re-arms at the earliest remaining deadline. No timer is left armed
+ * while no deadline is watched.
+ */
+function deadlineClock() {
+  const watched = new Set<Deadline>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timerAt = Infinity;
+
+  const disarm = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    timerAt = Infinity;
+  };
+
+  const arm = (at: number) => {
+    if (at >= timerAt || at === Infinity) return;
+    disarm();
+    timerAt = at;
+    const armed = setTimeout(fire, Math.max(0, at - Date.now()));
+    // Arming a timer may run pending microtasks (Deno's test harness does): when they
+    // disarmed or re-armed the clock meanwhile, this timer is stale.
+    if (timerAt !== at || timer !== undefined) clearTimeout(armed);
+    else timer = armed;
+  };
+
+  function fire() {
+    timer = undefined;
+    timerAt = Infinity;
+    const now = Date.now();
+    const due: Deadline[] = [];
+    let next = Infinity;
+    for (const deadline of watched) {
+      if (deadline.at <= now) due.push(deadline);
+      else if (deadline.at < next) next = deadline.at;
+    }
+    if (due.length === 0) return arm(next);
+    for (const deadline of due) deadline.expire();
+    // Expiring may have settled or added requests: look again.
+    next = Infinity;
+    for (const deadline of watched) if (deadline.at < next) next = deadline.at;
+    arm(next);
+  }
+
+  return {
+    add(deadline: Deadline): void {
+      watched.add(deadline);
+      arm(deadline.at);
+    },
+    remove(deadline: Deadline): void {
+      if (watched.delete(deadline) && watched.size === 0) disarm();
+    },
+  };
+}
+
 function asTransportError(error: unknown): McpError {
   return asMcpError(error, "The transport could not send the message", "send_failed");
 }
@@ -103,6 +170,7 @@ export function createSession(options: SessionOptions): Session {
   const pending = new Map<number, Pending>();
   let ended: McpError | undefined;
   let lastId = 0;
+  const clock = deadlineClock();
 
   const notify = (method: string, params?: JsonObject): Promise<void> => {
     if (ended) return Promise.reject(ended);
@@ -126,18 +194,22 @@ export function createSession(options: SessionOptions): Session {
     }
     const id = ++lastId;
     const timed = Number.isFinite(opts.timeout);
+    // A timed request always carries a token, so that the server's progress can extend it.
     const wantsToken = opts.progress !== false && (opts.onProgress !== undefined || timed);
     const progressToken = wantsToken ? id : undefined;
     const controller = new AbortController();
     const started = Date.now();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ceilingAt = opts.maxTotalTimeout === undefined
+      ? Infinity
+      : started + opts.maxTotalTimeout;
 
     return new Promise<JsonObject>((resolve, reject) => {
       let settled = false;
+      let deadline: Deadline | undefined;
       const settle = () => {
         settled = true;
         pending.delete(id);
-        clearTimeout(timer);
+        if (deadline !== undefined) clock.remove(deadline);
         signal?.removeEventListener("abort", onAbort);
       };
       const fail = (error: McpError) => {
@@ -160,20 +232,17 @@ export function createSession(options: SessionOptions): Session {
         );
         cancelRemote("Request timed out");
       };
-      const arm = () => {
-        if (!timed) return;
-        clearTimeout(timer);
-        let wait = opts.timeout;
-        let ceiling = false;
-        if (opts.maxTotalTimeout !== undefined) {
-          const left = started + opts.maxTotalTimeout - Date.now();
-          if (left <= wait) [wait, ceiling] = [left, true];
-        }
-        if (wait <= 0) return expire(ceiling);
-        // Arming a timer may run pending microtasks (Deno's test harness does): re-check.
-        const armed = setTimeout(() => expire(ceiling), wait);
-        if (settled) clearTimeout(armed);
-        else timer = armed;
+      /** Moves the deadline to `timeout` from now (capped by the ceiling); `false` when past. */
+      const place = (entry: Deadline): boolean => {
+        const now = Date.now();
+        const next = now + opts.timeout;
+        entry.ceiling = ceilingAt <= next;
+        entry.at = entry.ceiling ? ceilingAt : next;
+        return entry.at > now;
+      };
+      const touch = () => {
+        if (deadline === undefined || settled) return;
+        if (!place(deadline)) expire(deadline.ceiling);
       };
       function onAbort() {
         fail(cancelledError(method, signal));
@@ -190,10 +259,17 @@ export function createSession(options: SessionOptions): Session {
           resolve(result);
         },
         fail,
-        touch: arm,
+        touch,
       });
       signal?.addEventListener("abort", onAbort, { once: true });
-      arm();
+      if (timed) {
+        const entry: Deadline = { at: 0, ceiling: false, expire: () => expire(entry.ceiling) };
+        if (!place(entry)) expire(entry.ceiling);
+        else {
+          deadline = entry;
+          clock.add(entry);
+        }
+      }
 
       let sent: JsonObject | undefined;
       try {
@@ -205,7 +281,7 @@ export function createSession(options: SessionOptions): Session {
       const message: JsonRpcRequest = sent === undefined
         ? { jsonrpc: "2.0", id, method }
         : { jsonrpc: "2.0", id, method, params: sent };
-      options.send(message, { signal: controller.signal }).catch((error) =>
+      options.send(message, { signal: controller.signal, controller }).catch((error) =>
         fail(asTransportError(error))
       );
     });

@@ -68,9 +68,12 @@ function writableFromSink(sink: BunFileSink): WritableStream<Uint8Array> {
     await sink.end();
   };
   return new WritableStream<Uint8Array>({
-    async write(chunk) {
+    write(chunk) {
+      // The stdio link keeps one write in flight and coalesces the rest, so each chunk here
+      // is a whole batch; a flush that completed at once costs no extra turn.
       sink.write(chunk);
-      await sink.flush();
+      const flushed = sink.flush();
+      return flushed instanceof Promise ? flushed.then(() => {}) : undefined;
     },
     close: end,
     async abort() {

@@ -139,12 +139,20 @@ export async function readBounded(response: Response, limit: number): Promise<Ui
       reason: "response_too_large",
       data: { limit },
     });
-  const declared = Number(response.headers.get("content-length"));
+  const length = response.headers.get("content-length");
+  const declared = length === null ? NaN : Number(length);
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel().catch(() => {});
     throw tooLarge();
   }
   if (response.body === null) return new Uint8Array(0);
+  if (Number.isFinite(declared)) {
+    // Declared within the limit: read it in one go. HTTP framing stops a body at its
+    // Content-Length; a body that lies anyway (an injected fetch) is still refused.
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.byteLength > limit) throw tooLarge();
+    return bytes;
+  }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -166,6 +174,13 @@ export async function readBounded(response: Response, limit: number): Promise<Ui
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+const utf8 = new TextDecoder();
+
+/** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
+export async function readBoundedText(response: Response, limit: number): Promise<string> {
+  return utf8.decode(await readBounded(response, limit));
 }
 
 /**

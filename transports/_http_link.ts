@@ -23,7 +23,7 @@ import {
   isRetryableStatus,
   linkSignals,
   mediaType,
-  readBounded,
+  readBoundedText,
   statusError,
 } from "./_http.ts";
 import { authError } from "./_http_auth.ts";
@@ -204,14 +204,14 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       return;
     }
     if (type === "application/json") {
-      const bytes = await readBounded(response, config.maxResponseBytes);
-      if (bytes.byteLength === 0) {
+      const text = await readBoundedText(response, config.maxResponseBytes);
+      if (text === "") {
         throw new McpError(`The server answered ${what} with an empty body`, {
           kind: "protocol",
           reason: "malformed_body",
         });
       }
-      deliverResponse(request, decodeOrThrow(new TextDecoder().decode(bytes), what), what);
+      deliverResponse(request, decodeOrThrow(text, what), what);
       return;
     }
     discard(response);
@@ -232,23 +232,34 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
   const closedError = () =>
     new McpError("The HTTP link is closed", { kind: "closed", reason: "link_closed" });
 
+  /** The controllers of requests in flight that brought their own; aborted on close. */
+  const owned = new Set<AbortController>();
+
   /**
    * Runs `work` with a signal that aborts with the caller's or the link's; once either
-   * aborted, whatever `work` throws becomes the abort error.
+   * aborted, whatever `work` throws becomes the abort error. A request that brings its own
+   * controller (the session's, one per request) uses it as is: the link aborts it on close,
+   * so no second controller or listener is made per request.
    */
   async function scoped<T>(
-    caller: AbortSignal | undefined,
+    options: SendOptions,
     work: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    const scope = linkSignals(caller, life.signal);
+    const own = options.controller;
+    const direct = own !== undefined &&
+      (options.signal === undefined || options.signal === own.signal);
+    const scope = direct ? undefined : linkSignals(options.signal, life.signal);
+    const signal = direct ? own.signal : scope!.signal;
+    if (direct) owned.add(own);
     try {
-      if (scope.signal.aborted) throw abortError(scope.signal);
-      return await work(scope.signal);
+      if (signal.aborted) throw abortError(signal);
+      return await work(signal);
     } catch (error) {
-      if (scope.signal.aborted) throw abortError(scope.signal);
+      if (signal.aborted) throw abortError(signal);
       throw error;
     } finally {
-      scope.unlink();
+      if (direct) owned.delete(own);
+      else scope!.unlink();
     }
   }
 
@@ -258,7 +269,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       const modern = modernVersion(message) !== undefined || state.protocol?.era === "modern";
       if (sessionLost && !modern && !isInitialize(message)) throw expiredError();
       const request = isRequest(message) ? message : undefined;
-      await scoped(options.signal, async (signal) => {
+      await scoped(options, async (signal) => {
         try {
           const { headers, session } = await requestHeaders(config, state, "POST", message);
           if (modern && request?.method === "tools/list") listRequests.add(request.id);
@@ -277,7 +288,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
 
     async probe(request: JsonRpcRequest, options: SendOptions = {}): Promise<HttpProbeResult> {
       if (life.signal.aborted) throw closedError();
-      return await scoped(options.signal, async (signal) => {
+      return await scoped(options, async (signal) => {
         const { headers } = await requestHeaders(config, state, "POST", request);
         const response = await postMessage(config, headers, request, signal);
         return await readProbe(response, config.maxResponseBytes);
@@ -287,6 +298,8 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     close(): Promise<void> {
       closing ??= (async () => {
         life.abort(closedError());
+        for (const controller of owned) controller.abort(life.signal.reason);
+        owned.clear();
         getStream?.abort();
         const session = state.sessionId;
         state.sessionId = undefined;

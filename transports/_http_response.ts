@@ -17,7 +17,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
-import { readBounded, retryAfterMs } from "./_http.ts";
+import { readBounded, readBoundedText, retryAfterMs } from "./_http.ts";
 import type { HttpProbeResult } from "./transport.ts";
 
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -53,7 +53,7 @@ export async function readErrorBody(
   response: Response,
 ): Promise<JsonRpcErrorResponse | undefined> {
   try {
-    const text = new TextDecoder().decode(await readBounded(response, ERROR_BODY_LIMIT));
+    const text = await readBoundedText(response, ERROR_BODY_LIMIT);
     const value = JSON.parse(text);
     const error = value?.error;
     if (typeof error !== "object" || error === null || !Number.isInteger(error.code)) {

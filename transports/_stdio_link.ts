@@ -45,6 +45,22 @@ function exitError(status: ExitStatus, stderr: string): McpError {
   );
 }
 
+/** The most characters coalesced into one write to stdin (a longer line goes alone). */
+const MAX_BATCH_CHARS = 1 << 20;
+
+/** How a queued line's `send()` settles. */
+interface Waiter {
+  resolve(): void;
+  reject(error: McpError): void;
+}
+
+/** Lines written to stdin together, in order. */
+interface Batch {
+  lines: string[];
+  chars: number;
+  waiters: Waiter[];
+}
+
 /** What a link needs from the transport's options (validated by `stdio`). */
 export interface LinkSettings {
   /** What to do with stderr. */
@@ -78,6 +94,8 @@ export function startLink(
   const writer = child.stdin.getWriter();
   writer.closed.catch(() => {});
   const pendingWrites = new Set<(error: McpError) => void>();
+  const batches: Batch[] = [];
+  let writing = false; // a write is in flight
   const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
   let status: ExitStatus | undefined;
   let closing = false; // close() was called
@@ -106,9 +124,55 @@ export function startLink(
   };
 
   const failWrites = (error: McpError) => {
+    batches.length = 0;
     for (const reject of pendingWrites) reject(error);
     pendingWrites.clear();
   };
+
+  /**
+   * Queues one serialized line. One write is in flight at a time; lines queued meanwhile
+   * are coalesced (in order) into the next write, at most `MAX_BATCH_CHARS` per write.
+   */
+  const enqueue = (line: string, waiter: Waiter) => {
+    pendingWrites.add(waiter.reject);
+    let batch = batches[batches.length - 1];
+    if (batch === undefined || batch.chars + line.length > MAX_BATCH_CHARS) {
+      batch = { lines: [], chars: 0, waiters: [] };
+      batches.push(batch);
+    }
+    batch.lines.push(line);
+    batch.chars += line.length;
+    batch.waiters.push(waiter);
+    if (!writing) void drain();
+  };
+
+  /** Writes the queued batches one at a time; a failed write rejects its whole batch. */
+  async function drain(): Promise<void> {
+    writing = true;
+    try {
+      for (let batch = batches.shift(); batch !== undefined; batch = batches.shift()) {
+        const { lines, waiters } = batch;
+        let failure: McpError | undefined;
+        try {
+          await writer.write(encoder.encode(lines.length === 1 ? lines[0] : lines.join("")));
+        } catch (error) {
+          failure = new McpError("Cannot write to the server process", {
+            kind: "transport",
+            reason: status ? "process_exited" : "write_failed",
+            cause: error,
+          });
+        }
+        for (const waiter of waiters) {
+          // Gone from the set: failWrites already rejected it.
+          if (!pendingWrites.delete(waiter.reject)) continue;
+          if (failure) waiter.reject(failure);
+          else waiter.resolve();
+        }
+      }
+    } finally {
+      writing = false;
+    }
+  }
 
   const splitter = lineSplitter({
     maxLineBytes: settings.maxMessageBytes,
@@ -234,33 +298,15 @@ export function startLink(
             }),
         );
       }
-      let bytes: Uint8Array;
+      let line: string;
       try {
-        bytes = encoder.encode(JSON.stringify(message) + "\n");
+        line = JSON.stringify(message) + "\n";
       } catch (error) {
         return Promise.reject(
           new TypeError("The message cannot be serialized as JSON", { cause: error }),
         );
       }
-      return new Promise<void>((resolve, reject) => {
-        pendingWrites.add(reject);
-        writer.write(bytes).then(
-          () => {
-            pendingWrites.delete(reject);
-            resolve();
-          },
-          (error) => {
-            pendingWrites.delete(reject);
-            reject(
-              new McpError("Cannot write to the server process", {
-                kind: "transport",
-                reason: status ? "process_exited" : "write_failed",
-                cause: error,
-              }),
-            );
-          },
-        );
-      });
+      return new Promise<void>((resolve, reject) => enqueue(line, { resolve, reject }));
     },
     setProtocol(): void {
       // stdio carries no protocol-dependent framing.

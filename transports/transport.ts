@@ -36,6 +36,12 @@ export interface SendOptions {
    * the modern cancellation); other transports may ignore it.
    */
   signal?: AbortSignal;
+  /**
+   * The request's own controller (its `signal` is the one above, when that is given). A
+   * link may abort it itself, e.g. when the link closes, instead of linking a new signal to
+   * it; the sender must not reuse it for another message.
+   */
+  controller?: AbortController;
 }
 
 /** The protocol the client settled on for a link. */

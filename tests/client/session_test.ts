@@ -132,6 +132,61 @@ test("a progressToken is sent when onProgress is given or a timeout applies", as
   assert(tokens[1] !== tokens[2], "unique tokens");
 });
 
+test("timeouts share one timer per session; each request still expires on its own time", async () => {
+  const { client } = fixtureClient();
+  await using _ = client;
+  await client.ready();
+  // Count the timers armed for the 10 s deadline while 50 requests are in flight.
+  const original = globalThis.setTimeout;
+  let armed = 0;
+  globalThis.setTimeout = ((fn: () => void, ms?: number) => {
+    if (ms !== undefined && ms > 9_000 && ms <= 10_000) armed++;
+    return original(fn, ms);
+  }) as typeof setTimeout;
+  let calls: Promise<unknown>[];
+  try {
+    calls = Array.from(
+      { length: 50 },
+      () => client.callTool("slow", { ms: 30, steps: 1 }, { timeout: 10_000 }),
+    );
+  } finally {
+    globalThis.setTimeout = original;
+  }
+  assertEquals(armed, 1, "one timer for 50 requests");
+  await Promise.all(calls);
+
+  // A shorter timeout after a longer one re-arms the timer earlier; the longer one keeps its own.
+  const started = Date.now();
+  const long = mcpError(client.callTool("slow", { ms: 2_000, steps: 1 }, { timeout: 250 }));
+  const short = mcpError(client.callTool("slow", { ms: 2_000, steps: 1 }, { timeout: 40 }));
+  const untimed = client.callTool("slow", { ms: 400, steps: 1 }, { timeout: Infinity });
+  const shortError = await short;
+  const shortTook = Date.now() - started;
+  assertEquals([shortError.kind, shortError.reason], ["timeout", "request_timeout"]);
+  assert(shortTook >= 35 && shortTook < 200, `the short one expired at ${shortTook} ms`);
+  const longError = await long;
+  const longTook = Date.now() - started;
+  assertEquals([longError.kind, longError.reason], ["timeout", "request_timeout"]);
+  assert(longTook >= 245 && longTook < 600, `the long one expired at ${longTook} ms`);
+  assertEquals((await untimed).isError, false, "an untimed request is not watched");
+});
+
+test("progress moves only its own request's deadline under the shared timer", async () => {
+  const { client } = fixtureClient();
+  await using _ = client;
+  await client.ready();
+  const started = Date.now();
+  const [kept, lapsed] = await Promise.allSettled([
+    client.callTool("slow", { ms: 300, steps: 15 }, { timeout: 80, onProgress: () => {} }),
+    client.callTool("slow", { ms: 300, steps: 1 }, { timeout: 80 }),
+  ]);
+  assert(kept.status === "fulfilled", "progress kept the first alive");
+  assertEquals(kept.value.content[0].text, "done after 300 ms");
+  assert(lapsed.status === "rejected");
+  assertEquals((lapsed.reason as { reason?: string }).reason, "request_timeout");
+  assert(Date.now() - started >= 295);
+});
+
 test("modern over HTTP cancels by aborting the send signal, not by notification", async () => {
   const server = createFixtureServer();
   const signals: AbortSignal[] = [];

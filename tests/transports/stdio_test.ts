@@ -342,3 +342,112 @@ test("stdio: invalid options throw TypeError or RangeError naming the option", (
   assertThrows(() => stdio({ command: "x", closeGracePeriod: -1 }), RangeError, "closeGracePeriod");
   assertThrows(() => stdio({ command: "x", terminateGracePeriod: NaN }), RangeError, "terminate");
 });
+
+/** A process double whose stdin records each write and can hold or fail them. */
+function fakeChild() {
+  const writes: string[] = [];
+  const gates: { release: () => void; fail: (error: Error) => void }[] = [];
+  let holding = true;
+  let exit!: (status: { code: number | null; signal: null }) => void;
+  let endStdout!: () => void;
+  const child = {
+    pid: 4242,
+    stdin: new WritableStream<Uint8Array>({
+      write(chunk) {
+        writes.push(new TextDecoder().decode(chunk));
+        if (!holding) return;
+        return new Promise<void>((resolve, reject) => {
+          gates.push({ release: resolve, fail: reject });
+        });
+      },
+    }),
+    stdout: new ReadableStream<Uint8Array>({
+      start(controller) {
+        endStdout = () => controller.close();
+      },
+    }),
+    stderr: new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
+    exited: new Promise<{ code: number | null; signal: null }>((resolve) => (exit = resolve)),
+    kill() {
+      endStdout();
+      exit({ code: null, signal: null });
+      return true;
+    },
+  };
+  return {
+    child,
+    writes,
+    gates,
+    hold(on: boolean) {
+      holding = on;
+    },
+  };
+}
+
+const note = (n: number): JsonRpcMessage => ({ jsonrpc: "2.0", method: "n", params: { n } });
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+test("stdio: one write in flight; messages queued meanwhile go in order in one write", async () => {
+  const fake = fakeChild();
+  const link = await stdio({ command: "x", spawn: () => fake.child, closeGracePeriod: 10 })
+    .open(recorder());
+  const order: number[] = [];
+  const sends = [1, 2, 3, 4].map((n) => link.send(note(n)).then(() => void order.push(n)));
+  await tick();
+  assertEquals(fake.writes.length, 1, "the first message is written at once, alone");
+  assertEquals(fake.writes[0], JSON.stringify(note(1)) + "\n");
+  fake.gates[0].release();
+  await tick();
+  assertEquals(fake.writes.length, 2, "the rest is coalesced into the second write");
+  assertEquals(fake.writes[1], [2, 3, 4].map((n) => JSON.stringify(note(n)) + "\n").join(""));
+  assertEquals(order, [1], "a batch settles only when its write is done");
+  fake.hold(false);
+  fake.gates[1].release();
+  await Promise.all(sends);
+  assertEquals(order, [1, 2, 3, 4]);
+  await link.send(note(5));
+  assertEquals(fake.writes.length, 3);
+  await link.close();
+});
+
+test("stdio: a failed write rejects every message of its batch, and no later send hangs", async () => {
+  const fake = fakeChild();
+  const link = await stdio({ command: "x", spawn: () => fake.child, closeGracePeriod: 10 })
+    .open(recorder());
+  const first = link.send(note(1));
+  await tick();
+  const batch = Promise.allSettled([2, 3].map((n) => link.send(note(n))));
+  fake.gates[0].release();
+  await first;
+  await tick();
+  assertEquals(fake.writes[1], JSON.stringify(note(2)) + "\n" + JSON.stringify(note(3)) + "\n");
+  const later = Promise.allSettled([link.send(note(4))]); // queued behind the batch [2, 3]
+  fake.gates[1].fail(new Error("EPIPE"));
+  for (const outcome of await batch) {
+    assert(outcome.status === "rejected");
+    const error = outcome.reason as McpError;
+    assert(error instanceof McpError);
+    assertEquals([error.kind, error.reason], ["transport", "write_failed"]);
+    assertEquals((error.cause as Error).message, "EPIPE");
+  }
+  // The stream is errored now: the next batch fails the same way instead of hanging.
+  const [outcome] = await later;
+  assert(outcome.status === "rejected");
+  assertEquals((outcome.reason as McpError).reason, "write_failed");
+  await link.close();
+});
+
+test("stdio: close() rejects messages still queued behind a write", async () => {
+  const fake = fakeChild();
+  const link = await stdio({ command: "x", spawn: () => fake.child, closeGracePeriod: 10 })
+    .open(recorder());
+  const sends = [1, 2, 3].map((n) => link.send(note(n)));
+  await tick();
+  const closing = link.close();
+  for (const sent of sends) {
+    const error = await assertRejects(() => sent, McpError);
+    assertEquals(error.reason, "closed");
+  }
+  await closing;
+  assertEquals(fake.writes.length, 1, "nothing is written after close()");
+});

@@ -4,6 +4,7 @@
 import { Hono } from "hono";
 import { serve } from "../../runtime/serve.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
+import { readBounded } from "../../transports/_http.ts";
 import { assert, assertEquals, assertStringIncludes, assertThrows, test } from "../_harness.ts";
 import { startHttpFixture } from "../fixtures/http_server.ts";
 import { MODERN, modernRequest, recordingSink, rejection } from "./_http_helpers.ts";
@@ -275,4 +276,17 @@ test("http: options are checked, naming the bad key", () => {
     TypeError,
     "credentialId",
   );
+});
+
+test("http: a body read in one go by its Content-Length is still bounded when the length lies", async () => {
+  const json = { "content-type": "application/json" };
+  const small = new Response("x".repeat(100), { headers: { ...json, "content-length": "100" } });
+  assertEquals((await readBounded(small, 4096)).byteLength, 100);
+  // An injected fetch may hand over a body longer than its declared length.
+  const liar = new Response("x".repeat(5000), { headers: { ...json, "content-length": "10" } });
+  const error = await readBounded(liar, 4096).then(() => undefined, (e) => e);
+  assertEquals([error?.kind, error?.reason], ["protocol", "response_too_large"]);
+  const declaredLarge = new Response("x", { headers: { ...json, "content-length": "5000" } });
+  const refused = await readBounded(declaredLarge, 4096).then(() => undefined, (e) => e);
+  assertEquals(refused?.reason, "response_too_large");
 });
