@@ -14,10 +14,10 @@ import type {
   TokenStore,
 } from "./store.ts";
 
-/** A key part, as Deno.Kv takes them. */
+/** A key part, as a Deno KV database takes them. */
 export type KvKeyPart = string | number | bigint | boolean | Uint8Array;
 
-/** The part of `Deno.Kv` the store uses (any database with this shape works). */
+/** The part of a Deno KV database the store uses (any database with this shape works). */
 export interface KvLike {
   /** Reads a value (`null` when absent). */
   get(key: KvKeyPart[]): Promise<{ value: unknown }>;
@@ -65,7 +65,7 @@ export function kvTokenStore(kv: KvLike, options: KvTokenStoreOptions = {}): Tok
     typeof kv !== "object" || kv === null || typeof kv.get !== "function" ||
     typeof kv.set !== "function" || typeof kv.delete !== "function"
   ) {
-    throw new TypeError("kv must have get, set and delete methods (a Deno.Kv)");
+    throw new TypeError("kv must have get, set and delete methods (a Deno KV database)");
   }
   const prefix = options.prefix ?? ["conduit_mcp", "oauth"];
   const now = options.now ?? Date.now;

@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { ChildProcess, ExitStatus, KillSignal, ResolvedSpawn } from "./spawn.ts";
+import { childProcess } from "./_child.ts";
+import type { ChildProcess, ResolvedSpawn } from "./spawn.ts";
 
 interface BunFileSink {
   write(chunk: Uint8Array): number;
@@ -100,33 +101,17 @@ export function bunSpawn(options: ResolvedSpawn): ChildProcess {
     stdout: "pipe",
     stderr: "pipe",
   });
-  let ended = false;
-  const exited: Promise<ExitStatus> = child.exited.then(
-    (code) => ({
-      code: child.signalCode ? null : (child.exitCode ?? code),
-      signal: child.signalCode ?? null,
-    }),
-    () => ({ code: null, signal: null }),
-  ).then((status) => {
-    ended = true;
-    return status;
-  });
-  return {
+  return childProcess({
     pid: child.pid,
     stdin: writableFromSink(child.stdin),
     stdout: child.stdout,
     stderr: child.stderr,
-    exited,
-    kill(signal: KillSignal = "SIGTERM"): boolean {
-      if (ended) return false;
-      try {
-        child.kill(signal);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-  };
+    status: child.exited.then((code) => ({
+      code: child.signalCode ? null : (child.exitCode ?? code),
+      signal: child.signalCode ?? null,
+    })),
+    kill: (signal) => child.kill(signal),
+  });
 }
 
 /**

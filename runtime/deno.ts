@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { ChildProcess, ExitStatus, KillSignal, ResolvedSpawn } from "./spawn.ts";
+import { childProcess } from "./_child.ts";
+import type { ChildProcess, ResolvedSpawn } from "./spawn.ts";
 
 interface DenoChild {
   readonly pid: number;
@@ -86,30 +87,17 @@ export function denoSpawn(options: ResolvedSpawn): ChildProcess {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  let ended = false;
-  const exited: Promise<ExitStatus> = child.status.then(
-    (status) => ({ code: status.signal ? null : status.code, signal: status.signal ?? null }),
-    () => ({ code: null, signal: null }),
-  ).then((status) => {
-    ended = true;
-    return status;
-  });
-  return {
+  return childProcess({
     pid: child.pid,
     stdin: child.stdin,
     stdout: child.stdout,
     stderr: child.stderr,
-    exited,
-    kill(signal: KillSignal = "SIGTERM"): boolean {
-      if (ended) return false;
-      try {
-        child.kill(signal);
-        return true;
-      } catch {
-        return false; // already terminated
-      }
-    },
-  };
+    status: child.status.then((status) => ({
+      code: status.signal ? null : status.code,
+      signal: status.signal ?? null,
+    })),
+    kill: (signal) => child.kill(signal),
+  });
 }
 
 /**
