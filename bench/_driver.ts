@@ -6,7 +6,17 @@
  * @module
  */
 
-import { contextLine, loadAverage, numberFlag, type Row, runtime } from "./_lib.ts";
+import {
+  concurrent,
+  contextLine,
+  emitResult,
+  loadAverage,
+  numberFlag,
+  type Row,
+  rss,
+  runtime,
+  sequential,
+} from "./_lib.ts";
 import type { ClientName, ServerName } from "./_stdio_clients.ts";
 
 /** What every driver reads from its flags, and when it started. */
@@ -120,4 +130,49 @@ export function printErrors(rows: Row[], server: ServerName): void {
 /** Prints a context line (see `contextLine`). */
 export function printContext(label: string, value: number, unit = "×"): void {
   console.log(contextLine(label, value, unit));
+}
+
+/** A connected contestant, as the call cases drive it. */
+export interface CallSession {
+  /** One `tools/call` of `echo`. */
+  call(): Promise<unknown>;
+  /** Ends the session. */
+  close(): Promise<void>;
+  /** The era the client settled on. */
+  era: string;
+}
+
+/** Checks the first echo answer, so a broken contestant never produces figures. */
+export async function checkEcho(session: CallSession): Promise<void> {
+  const first = await session.call() as { content?: { text?: string }[] };
+  if (first?.content?.[0]?.text !== "Echo: hello") {
+    throw new Error(`unexpected echo result: ${JSON.stringify(first)}`);
+  }
+}
+
+/**
+ * The "calls" case both benchmarks share: warm up, then sequential p50/p99 over `seqN`
+ * calls and calls/s with `inFlight` in flight over `parN`, then RSS; emits one result.
+ */
+export async function measureCalls(
+  session: CallSession,
+  sizes: { seqN: number; parN: number; inFlight: number; warmSeq: number; warmPar: number },
+  base: Record<string, unknown>,
+): Promise<void> {
+  const { seqN, parN, inFlight } = sizes;
+  await sequential(session.call, Math.min(sizes.warmSeq, Math.ceil(seqN / 4)));
+  await concurrent(session.call, Math.min(sizes.warmPar, Math.ceil(parN / 4)), inFlight);
+  const seq = await sequential(session.call, seqN);
+  const par = await concurrent(session.call, parN, inFlight);
+  const rssMB = rss() / 2 ** 20;
+  await session.close();
+  emitResult({
+    ...base,
+    era: session.era,
+    seqP50: seq.p50,
+    seqP99: seq.p99,
+    seqMean: seq.mean,
+    callsPerSec: par.callsPerSec,
+    rssMB,
+  });
 }

@@ -35,15 +35,21 @@ import {
   ratio,
   readLines,
   type Row,
-  rss,
   runtime,
   runtimeArgv,
   runWorker,
   scriptArgs,
-  sequential,
   spawn,
 } from "./_lib.ts";
-import { finishDriver, printContext, printErrors, runMatrix, startDriver } from "./_driver.ts";
+import {
+  checkEcho,
+  finishDriver,
+  measureCalls,
+  printContext,
+  printErrors,
+  runMatrix,
+  startDriver,
+} from "./_driver.ts";
 import type { ClientName, Mode, ServerName } from "./_stdio_clients.ts";
 
 const CLIENTS: ClientName[] = ["raw", "ours", "official"];
@@ -64,28 +70,11 @@ async function worker(): Promise<void> {
   const base = { client, server: flags.get("server"), case: kase };
   if (kase === "listeners") installListenerCounter();
   const session = await connectHttp(client, url, mode);
-  const first = await session.call() as { content?: { text?: string }[] };
-  if (first?.content?.[0]?.text !== "Echo: hello") {
-    throw new Error(`unexpected echo result: ${JSON.stringify(first)}`);
-  }
+  await checkEcho(session);
   if (kase === "calls") {
     const seqN = numberFlag(flags, "seq", 2000);
     const parN = numberFlag(flags, "par", 10000);
-    await sequential(session.call, Math.min(300, Math.ceil(seqN / 4)));
-    await concurrent(session.call, Math.min(2000, Math.ceil(parN / 4)), inFlight);
-    const seq = await sequential(session.call, seqN);
-    const par = await concurrent(session.call, parN, inFlight);
-    const rssMB = rss() / 2 ** 20;
-    await session.close();
-    emitResult({
-      ...base,
-      era: session.era,
-      seqP50: seq.p50,
-      seqP99: seq.p99,
-      seqMean: seq.mean,
-      callsPerSec: par.callsPerSec,
-      rssMB,
-    });
+    await measureCalls(session, { seqN, parN, inFlight, warmSeq: 300, warmPar: 2000 }, base);
   } else if (kase === "listeners") {
     const n = numberFlag(flags, "calls", 10000);
     await concurrent(session.call, 100, inFlight);

@@ -16,7 +16,6 @@
  */
 
 import {
-  concurrent,
   emitResult,
   exit,
   fmt,
@@ -28,14 +27,20 @@ import {
   printTable,
   ratio,
   type Row,
-  rss,
   runtime,
   runtimeArgv,
   runWorker,
   scriptArgs,
-  sequential,
 } from "./_lib.ts";
-import { finishDriver, printContext, printErrors, runMatrix, startDriver } from "./_driver.ts";
+import {
+  checkEcho,
+  finishDriver,
+  measureCalls,
+  printContext,
+  printErrors,
+  runMatrix,
+  startDriver,
+} from "./_driver.ts";
 import {
   type ClientName,
   connectStdio,
@@ -64,25 +69,8 @@ async function worker(): Promise<void> {
     const parN = numberFlag(flags, "par", 20000);
     const inFlight = numberFlag(flags, "inflight", 32);
     const session = await connectStdio(client, server, mode);
-    const first = await session.call() as { content?: { text?: string }[] };
-    if (first?.content?.[0]?.text !== "Echo: hello") {
-      throw new Error(`unexpected echo result: ${JSON.stringify(first)}`);
-    }
-    await sequential(session.call, Math.min(500, Math.ceil(seqN / 4)));
-    await concurrent(session.call, Math.min(4000, Math.ceil(parN / 4)), inFlight);
-    const seq = await sequential(session.call, seqN);
-    const par = await concurrent(session.call, parN, inFlight);
-    const rssMB = rss() / 2 ** 20;
-    await session.close();
-    emitResult({
-      ...base,
-      era: session.era,
-      seqP50: seq.p50,
-      seqP99: seq.p99,
-      seqMean: seq.mean,
-      callsPerSec: par.callsPerSec,
-      rssMB,
-    });
+    await checkEcho(session);
+    await measureCalls(session, { seqN, parN, inFlight, warmSeq: 500, warmPar: 4000 }, base);
   } else if (kase === "connect") {
     const n = numberFlag(flags, "connects", 10);
     const times: Record<Mode, number[]> = { auto: [], legacy: [] };
