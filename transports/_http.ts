@@ -29,7 +29,7 @@ export interface FetchPlan {
   fetch: FetchLike;
   url: URL;
   method: "GET" | "POST" | "DELETE";
-  headers: Headers;
+  headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
   maxRedirects: number;
@@ -50,7 +50,8 @@ export async function fetchSameOrigin(plan: FetchPlan): Promise<Response> {
   for (let hop = 0;; hop++) {
     let response: Response;
     try {
-      response = await plan.fetch(url, {
+      // A string: runtimes re-parse a URL object on every call.
+      response = await plan.fetch(url.href, {
         method,
         headers: plan.headers,
         body,

@@ -128,7 +128,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     warn,
     headersFor: (lastEventId) =>
       requestHeaders(config, state, "GET").then(({ headers, session }) => {
-        if (lastEventId !== undefined) headers.set("Last-Event-ID", lastEventId);
+        if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
         return { headers, session };
       }),
     sessionExpired,

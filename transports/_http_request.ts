@@ -18,7 +18,8 @@ import type { LinkProtocol } from "./transport.ts";
 export interface LinkConfig {
   url: URL;
   fetch: FetchLike;
-  headers: Headers;
+  /** The static headers, names in lower case. */
+  headers: Readonly<Record<string, string>>;
   auth(): HttpAuth;
   tools: ToolHeaders;
   maxResponseBytes: number;
@@ -52,6 +53,12 @@ export function isInitialize(message: JsonRpcMessage): boolean {
   return isRequest(message) && message.method === "initialize";
 }
 
+/** Request headers as a plain record, names in lower case (cheaper than `Headers` per request). */
+export type HeaderRecord = Record<string, string>;
+
+const VERSION = MCP_HEADERS.protocolVersion.toLowerCase();
+const SESSION = SESSION_HEADER.toLowerCase();
+
 /**
  * The headers of one request: static headers, then the protocol's (which win), then the
  * bearer token. `session` is the session id sent, if any (a 404 then means it expired).
@@ -61,43 +68,42 @@ export async function requestHeaders(
   state: LinkState,
   method: "POST" | "GET",
   message?: JsonRpcMessage,
-): Promise<{ headers: Headers; session: string | undefined }> {
+): Promise<{ headers: HeaderRecord; session: string | undefined }> {
   const { protocol, sessionId } = state;
-  const headers = new Headers(config.headers);
+  const headers: HeaderRecord = { ...config.headers };
   const modern = (message !== undefined && modernVersion(message) !== undefined) ||
     protocol?.era === "modern";
   let session: string | undefined;
   if (method === "POST") {
-    headers.set("Content-Type", "application/json");
-    headers.set("Accept", "application/json, text/event-stream");
-  } else headers.set("Accept", "text/event-stream");
+    headers["content-type"] = "application/json";
+    headers["accept"] = "application/json, text/event-stream";
+  } else headers["accept"] = "text/event-stream";
   if (modern && message !== undefined && (isRequest(message) || isNotification(message))) {
     const params = isRequest(message) && message.method === "tools/call"
       ? config.tools.forCall(message.params)
       : undefined;
-    for (const [name, value] of Object.entries(modernHeaders(message, { paramHeaders: params }))) {
-      headers.set(name, value);
-    }
-    if (!headers.has(MCP_HEADERS.protocolVersion) && protocol !== undefined) {
-      headers.set(MCP_HEADERS.protocolVersion, protocol.version);
+    const mirrored = modernHeaders(message, { paramHeaders: params });
+    for (const name in mirrored) headers[name.toLowerCase()] = mirrored[name];
+    if (headers[VERSION] === undefined && protocol !== undefined) {
+      headers[VERSION] = protocol.version;
     }
   } else if (!modern && !(message !== undefined && isInitialize(message))) {
     // A (re-)initialize starts afresh: no version header, no session id.
-    if (protocol !== undefined) headers.set(MCP_HEADERS.protocolVersion, protocol.version);
+    if (protocol !== undefined) headers[VERSION] = protocol.version;
     if (sessionId !== undefined) {
       session = sessionId;
-      headers.set(SESSION_HEADER, sessionId);
+      headers[SESSION] = sessionId;
     }
   }
   const token = await resolveToken(config.auth());
-  if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+  if (token !== undefined) headers["authorization"] = `Bearer ${token}`;
   return { headers, session };
 }
 
 /** POSTs one message with its `headers` (same-origin redirects only). */
 export function postMessage(
   config: LinkConfig,
-  headers: Headers,
+  headers: HeaderRecord,
   message: JsonRpcMessage,
   signal: AbortSignal,
 ): Promise<Response> {
@@ -119,11 +125,10 @@ export async function deleteSession(
   protocol: LinkProtocol | undefined,
 ): Promise<void> {
   try {
-    const headers = new Headers(config.headers);
-    headers.set(SESSION_HEADER, session);
-    if (protocol !== undefined) headers.set(MCP_HEADERS.protocolVersion, protocol.version);
+    const headers: HeaderRecord = { ...config.headers, [SESSION]: session };
+    if (protocol !== undefined) headers[VERSION] = protocol.version;
     const token = await resolveToken(config.auth());
-    if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+    if (token !== undefined) headers["authorization"] = `Bearer ${token}`;
     const response = await fetchSameOrigin({
       fetch: config.fetch,
       url: config.url,

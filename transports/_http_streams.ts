@@ -32,7 +32,9 @@ export interface StreamContext {
   deliverResponse(request: JsonRpcRequest, message: JsonRpcMessage, what: string): void;
   warn(text: string): void;
   /** Legacy GET headers (session, version, credentials, `Last-Event-ID`). */
-  headersFor(lastEventId?: string): Promise<{ headers: Headers; session: string | undefined }>;
+  headersFor(
+    lastEventId?: string,
+  ): Promise<{ headers: Record<string, string>; session: string | undefined }>;
   /** Forgets the session `carried` and returns the `session_expired` error. */
   sessionExpired(carried: string): McpError;
   /** Decodes one event's data as a JSON-RPC message, or throws a `protocol` error. */

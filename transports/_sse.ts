@@ -36,6 +36,28 @@ export interface ReadSseOptions {
 
 const encoder = new TextEncoder();
 
+/** How long, and how many bytes, the rest of a body left early is drained before cancelling. */
+const DRAIN_MS = 1_000;
+const DRAIN_BYTES = 64 * 1024;
+
+/**
+ * Reads what is left of a body the caller no longer needs, so that the connection can be
+ * reused (cancelling a response body mid-way makes most runtimes drop the connection). A
+ * body that does not end soon, or is large, is cancelled after all.
+ */
+function drainRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  let left = DRAIN_BYTES;
+  const timer = setTimeout(() => reader.cancel().catch(() => {}), DRAIN_MS);
+  const step = (): Promise<void> =>
+    reader.read().then(({ done, value }) => {
+      if (done) return;
+      left -= value?.byteLength ?? 0;
+      if (left < 0) return reader.cancel();
+      return step();
+    });
+  step().catch(() => {}).finally(() => clearTimeout(timer));
+}
+
 function byteLength(text: string, limit: number): number {
   // UTF-16 length ≤ UTF-8 length ≤ 3 × UTF-16 length: only encode when it matters.
   if (text.length > limit || text.length * 3 <= limit) return text.length;
@@ -43,8 +65,9 @@ function byteLength(text: string, limit: number): number {
 }
 
 /**
- * Reads the events of an SSE body. Iterating consumes the body; leaving the loop early
- * (or an error) cancels it. An event over `maxEventBytes` throws an `McpError` of kind
+ * Reads the events of an SSE body. Iterating consumes the body; leaving the loop early drains
+ * the rest in the background (briefly, and a bounded amount) so that the connection stays
+ * reusable, and an error cancels it. An event over `maxEventBytes` throws an `McpError` of kind
  * `protocol` (reason `event_too_large`) after cancelling the stream.
  *
  * @param body The response body.
@@ -83,20 +106,25 @@ export function readSse(body: ReadableStream<Uint8Array>, options: ReadSseOption
   });
 
   async function* events(): AsyncGenerator<SseEvent> {
-    // The web lib types TextDecoderStream's writable side as BufferSource, which does not fit
-    // a byte stream's pipeThrough; the runtime behaviour is the same everywhere.
-    const decoder = new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>;
-    const reader = body.pipeThrough(decoder).getReader();
+    // A plain reader and a streaming decoder: a TextDecoderStream would add a transform
+    // stream (and its promises) to every response.
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
     let finished = false;
+    let failed = false;
     try {
       while (true) {
         const { done, value } = await reader.read();
         if (done) {
           finished = true;
+          const tail = decoder.decode();
+          if (tail !== "") parser.feed(tail);
+          while (ready.length > 0) yield ready.shift()!;
           return;
         }
-        parser.feed(value);
+        parser.feed(decoder.decode(value, { stream: true }));
         if (overflow) {
+          failed = true;
           throw new McpError(
             `The server sent a stream event larger than the limit of ${limit} bytes`,
             { kind: "protocol", reason: "event_too_large", data: { limit } },
@@ -104,8 +132,15 @@ export function readSse(body: ReadableStream<Uint8Array>, options: ReadSseOption
         }
         while (ready.length > 0) yield ready.shift()!;
       }
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
-      if (!finished) await reader.cancel().catch(() => {});
+      // Left early by the consumer (its response came in): drain; on an error: cancel.
+      if (finished) {
+        // Nothing left to read.
+      } else if (failed) await reader.cancel().catch(() => {});
+      else drainRest(reader);
     }
   }
 

@@ -164,10 +164,11 @@ function endpoint(url: unknown): URL {
   return parsed;
 }
 
-function staticHeaders(init: unknown): Headers {
-  if (init === undefined) return new Headers();
+function staticHeaders(init: unknown): Record<string, string> {
+  if (init === undefined) return {};
   try {
-    return new Headers(init as HeadersInit);
+    // Checked and normalized once by `Headers`; kept as a plain record (lower-case names).
+    return Object.fromEntries(new Headers(init as HeadersInit));
   } catch {
     throw new TypeError("options.headers must hold valid header names and values");
   }

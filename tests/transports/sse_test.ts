@@ -4,6 +4,7 @@ import { linkSignals, retryAfterMs } from "../../transports/_http.ts";
 import { describeChallenge, summarizeChallenge } from "../../transports/_http_auth.ts";
 import { readSse, type SseEvent } from "../../transports/_sse.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
+import { waitFor } from "./_http_helpers.ts";
 
 /** A body of `chunks`; with `onCancel` it stays open after them, like a live stream. */
 function body(chunks: string[], onCancel?: () => void): ReadableStream<Uint8Array> {
@@ -76,7 +77,33 @@ test("sse: the byte limit counts UTF-8 bytes of the data", async () => {
   }
 });
 
-test("sse: leaving the loop early cancels the body", async () => {
+test("sse: leaving the loop early drains a body that ends, without cancelling it", async () => {
+  let cancelled = false;
+  let ended = false;
+  const encoder = new TextEncoder();
+  const chunks = ["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"];
+  const stream = readSse(
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next !== undefined) controller.enqueue(encoder.encode(next));
+        else (ended = true, controller.close());
+      },
+      cancel() {
+        cancelled = true;
+      },
+    }),
+    { maxEventBytes: 100 },
+  );
+  for await (const event of stream) {
+    assertEquals(event.data, "1");
+    break;
+  }
+  await waitFor(() => ended, 1000, "the rest of the body to be read");
+  assertEquals(cancelled, false, "a body read to its end keeps its connection");
+});
+
+test("sse: leaving the loop early cancels a body that stays open (bounded drain)", async () => {
   let cancelled = false;
   const stream = readSse(
     body(["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"], () => {
@@ -88,8 +115,25 @@ test("sse: leaving the loop early cancels the body", async () => {
     assertEquals(event.data, "1");
     break;
   }
-  await new Promise((resolve) => setTimeout(resolve, 10));
-  assert(cancelled);
+  await waitFor(() => cancelled, 3000, "the open body to be cancelled");
+});
+
+test("sse: leaving the loop early cancels a large remainder at once", async () => {
+  let cancelled = false;
+  const big = "data: " + "x".repeat(16 * 1024) + "\n\n";
+  const stream = readSse(
+    body(["data: 1\n\n", ...Array.from({ length: 8 }, () => big)], () => {
+      cancelled = true;
+    }),
+    { maxEventBytes: 100_000 },
+  );
+  const started = Date.now();
+  for await (const event of stream) {
+    assertEquals(event.data, "1");
+    break;
+  }
+  await waitFor(() => cancelled, 3000, "the large remainder to be cancelled");
+  assert(Date.now() - started < 900, "cancelled before the drain time ran out");
 });
 
 test("http helpers: Retry-After as seconds or an HTTP-date", () => {
