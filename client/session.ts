@@ -93,25 +93,50 @@ interface Deadline {
   expire(): void;
 }
 
+/** A timer that can stop holding the process open (Deno, Bun and Node timers can). */
+interface RefTimer {
+  ref(): unknown;
+  unref(): unknown;
+}
+
+function isRefTimer(timer: unknown): timer is RefTimer {
+  return typeof timer === "object" && timer !== null &&
+    typeof (timer as RefTimer).unref === "function" &&
+    typeof (timer as RefTimer).ref === "function";
+}
+
 /**
  * The deadlines of one session behind a single timer, armed at the earliest deadline it knows
  * of. Progress only moves a deadline later (a number), so the timer may fire early: it then
- * expires what is due and re-arms at the earliest remaining deadline. No timer is left armed
- * while no deadline is watched.
+ * expires what is due and re-arms at the earliest remaining deadline.
+ *
+ * When the last deadline goes, the timer is parked rather than cleared: unreferenced, so it
+ * holds nothing open, and taken back by the next request whose deadline is no earlier. One
+ * request after another then costs no timer at all. Where timers cannot be unreferenced
+ * (plain numeric ids), parking clears it. `stop()` clears it for good.
  */
 function deadlineClock() {
   const watched = new Set<Deadline>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timerAt = Infinity;
+  let parked = false;
 
   const disarm = () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     timerAt = Infinity;
+    parked = false;
   };
 
   const arm = (at: number) => {
-    if (at >= timerAt || at === Infinity) return;
+    if (at >= timerAt) {
+      if (parked) {
+        parked = false;
+        (timer as unknown as RefTimer).ref();
+      }
+      return;
+    }
+    if (at === Infinity) return;
     disarm();
     timerAt = at;
     const armed = setTimeout(fire, Math.max(0, at - Date.now()));
@@ -121,9 +146,17 @@ function deadlineClock() {
     else timer = armed;
   };
 
+  const park = () => {
+    if (isRefTimer(timer)) {
+      parked = true;
+      timer.unref();
+    } else disarm();
+  };
+
   function fire() {
     timer = undefined;
     timerAt = Infinity;
+    parked = false;
     const now = Date.now();
     const due: Deadline[] = [];
     let next = Infinity;
@@ -145,8 +178,9 @@ function deadlineClock() {
       arm(deadline.at);
     },
     remove(deadline: Deadline): void {
-      if (watched.delete(deadline) && watched.size === 0) disarm();
+      if (watched.delete(deadline) && watched.size === 0) park();
     },
+    stop: disarm,
   };
 }
 
@@ -331,6 +365,7 @@ export function createSession(options: SessionOptions): Session {
     failAll(error) {
       ended ??= error;
       for (const entry of [...pending.values()]) entry.fail(error);
+      clock.stop();
     },
     nextId: () => ++lastId,
     pending: () => pending.size,
