@@ -7,9 +7,8 @@
  * @module
  */
 
-import { importPKCS8 } from "jose";
 import type { AuthorizationServerMetadata } from "./server_metadata.ts";
-import { chooseAuthMethod, type TokenClient } from "./client_auth.ts";
+import type { TokenClient } from "./client_auth.ts";
 import { oauthError } from "./_util.ts";
 
 /** Credentials of a client that acts for itself. */
@@ -139,6 +138,8 @@ export async function tokenClient(
   credentials: ClientCredentials,
   metadata: AuthorizationServerMetadata,
 ): Promise<TokenClient> {
+  // Loaded on first use: the credentials' check above loads no OAuth library.
+  const { chooseAuthMethod } = await import("./client_auth.ts");
   if (credentials.assertion !== undefined && credentials.privateKey === undefined) {
     const method = credentials.tokenEndpointAuthMethod ??
       (credentials.clientSecret === undefined
@@ -153,7 +154,10 @@ export async function tokenClient(
     try {
       key = typeof credentials.privateKey === "string"
         // (as CryptoKey: jose's type is Node's when @types/node is in the graph)
-        ? await importPKCS8(credentials.privateKey, algorithm) as unknown as CryptoKey
+        ? await (await import("jose")).importPKCS8(
+          credentials.privateKey,
+          algorithm,
+        ) as unknown as CryptoKey
         : credentials.privateKey;
     } catch {
       throw oauthError(

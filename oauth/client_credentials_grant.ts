@@ -13,7 +13,8 @@ import { clientAuthentication } from "./client_auth.ts";
 import type { TokenSet } from "./store.ts";
 import { type TokenContext, withNonceRetry } from "./token.ts";
 import { processTokenResponse } from "./token_response.ts";
-import { fromOAuthError, oauthError, tokenEndpointOptions } from "./_util.ts";
+import { fromOAuthError, tokenEndpointOptions } from "./_o4w.ts";
+import { oauthError } from "./_util.ts";
 
 /**
  * Sends a `client_credentials` grant (or the JWT bearer grant when `assertion` is given)

@@ -8,15 +8,8 @@
 import * as oauth from "oauth4webapi";
 import type { AuthorizationServerMetadata } from "./server_metadata.ts";
 import type { ClientRegistration } from "./store.ts";
-import {
-  discard,
-  fromOAuthError,
-  type HttpOptions,
-  isLoopback,
-  jsonObject,
-  o4wOptions,
-  oauthError,
-} from "./_util.ts";
+import { fromOAuthError, o4wOptions } from "./_o4w.ts";
+import { discard, type HttpOptions, isLoopback, jsonObject, oauthError } from "./_util.ts";
 
 /** Client metadata sent in dynamic registration. */
 export interface ClientMetadata {

@@ -7,9 +7,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { callbackState } from "./authorize.ts";
-import { chooseAuthMethod } from "./client_auth.ts";
-import { exchangeCode } from "./_interactive.ts";
+import type { AuthorizationServerMetadata } from "./server_metadata.ts";
 import type { PreRegisteredClient } from "./registration.ts";
 import type { TokenStore } from "./store.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
@@ -79,6 +77,12 @@ export async function handleCallback(
     throw new TypeError("options.store must be a TokenStore");
   }
   const url = callbackUrl(callback);
+  // The OAuth libraries load on first use, not with the package.
+  const [{ callbackState }, { chooseAuthMethod }, { exchangeCode }] = await Promise.all([
+    import("./authorize.ts"),
+    import("./client_auth.ts"),
+    import("./_interactive.ts"),
+  ]);
   const state = callbackState(url);
   const pending = state === undefined ? undefined : await options.store.getPending(state);
   if (pending === undefined) {
@@ -88,7 +92,7 @@ export async function handleCallback(
     );
   }
   await options.store.deletePending(pending.state);
-  const metadata = pending.metadata as Parameters<typeof chooseAuthMethod>[2];
+  const metadata = pending.metadata as AuthorizationServerMetadata;
   let clientSecret: string | undefined;
   if (options.client !== undefined && options.client.clientId === pending.clientId) {
     clientSecret = options.client.clientSecret;

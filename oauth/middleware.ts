@@ -13,8 +13,7 @@
  *
  * @module
  */
-import { createEngine, type Grant } from "./_engine.ts";
-import { authorizingFetch } from "./_authorizing_fetch.ts";
+import type { Engine, Grant } from "./_engine.ts";
 import { callbackUrl, handleCallback } from "./handle_callback.ts";
 import {
   checkClientCredentialsOptions,
@@ -67,22 +66,44 @@ export interface OAuthMiddleware {
   readonly principal: string;
 }
 
+/**
+ * Builds the middleware. The engine (and with it oauth4webapi and jose) loads on the first
+ * request, so a program that configures OAuth but never uses it, or does not configure it
+ * at all, pays nothing for the libraries.
+ */
 function middleware(grant: Grant): OAuthMiddleware {
   const store = grant.options.store ?? memoryTokenStore({ now: grant.options.now });
+  const principal = grant.options.principal ?? "default";
   let wrapped: FetchLike | undefined;
-  const engine = createEngine(grant, store, () => wrapped);
+  let engine: Engine | undefined;
+  let loading: Promise<typeof import("./_authorizing_fetch.ts")> | undefined;
+  const load = () =>
+    loading ??= Promise.all([import("./_engine.ts"), import("./_authorizing_fetch.ts")]).then(
+      ([{ createEngine }, authorizing]) => {
+        engine ??= createEngine(grant, store, () => wrapped);
+        return authorizing;
+      },
+    );
   const wrap = ((next: FetchLike): FetchLike => {
     if (typeof next !== "function") throw new TypeError("next must be a fetch function");
     wrapped ??= next;
-    return authorizingFetch(engine, next);
+    let ready: FetchLike | undefined;
+    return async (input, init) => {
+      if (ready === undefined) {
+        const { authorizingFetch } = await load();
+        ready ??= authorizingFetch(engine!, next);
+      }
+      return await ready(input, init);
+    };
   }) as OAuthMiddleware;
   Object.defineProperties(wrap, {
     store: { value: store, enumerable: true },
-    principal: { value: engine.principal, enumerable: true },
+    principal: { value: principal, enumerable: true },
   });
   wrap.handleCallback = async (callback) => {
     const url = callbackUrl(callback);
-    if (await engine.deliver(url)) return;
+    // Only a loaded engine can have an authorization waiting for this callback.
+    if (engine !== undefined && await engine.deliver(url)) return;
     if (grant.kind !== "authorization_code") {
       throw oauthError("No authorization is waiting for this callback", "unknown_state");
     }
@@ -92,20 +113,16 @@ function middleware(grant: Grant): OAuthMiddleware {
       client: grant.options.client,
       now: grant.options.now,
     });
-    engine.authorized();
+    engine?.authorized();
   };
-  wrap.authorized = () => engine.authorized();
-  wrap.abort = () => engine.abort();
+  wrap.authorized = () => engine?.authorized();
+  wrap.abort = () => engine?.abort();
   wrap.signOut = async () => {
-    for (const session of engine.sessions()) {
+    for (const session of engine?.sessions() ?? []) {
       const d = session.discovery;
       session.tokens = undefined;
       if (d !== undefined) {
-        await store.deleteTokens({
-          principal: engine.principal,
-          issuer: d.issuer,
-          resource: d.resource,
-        });
+        await store.deleteTokens({ principal, issuer: d.issuer, resource: d.resource });
       }
     }
   };

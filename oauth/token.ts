@@ -9,7 +9,8 @@
 import * as oauth from "oauth4webapi";
 import type { AuthorizationServerMetadata } from "./server_metadata.ts";
 import { clientAuthentication, type TokenClient } from "./client_auth.ts";
-import { fromOAuthError, type HttpOptions, tokenEndpointOptions } from "./_util.ts";
+import { fromOAuthError, tokenEndpointOptions } from "./_o4w.ts";
+import type { HttpOptions } from "./_util.ts";
 
 /** The oauth4webapi DPoP handle that signs token request proofs. */
 export type DpopHandle = oauth.DPoPHandle;

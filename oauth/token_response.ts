@@ -8,7 +8,7 @@
 import * as oauth from "oauth4webapi";
 import type { TokenSet } from "./store.ts";
 import type { TokenContext } from "./token.ts";
-import { fromOAuthError } from "./_util.ts";
+import { fromOAuthError } from "./_o4w.ts";
 
 /** Which grant a token response answers (it decides the checks oauth4webapi applies). */
 export type GrantKind = "authorization_code" | "refresh_token" | "client_credentials" | "other";

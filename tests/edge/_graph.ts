@@ -177,6 +177,32 @@ export function specifiersOf(code: string): string[] {
   return [...found];
 }
 
+const EAGER_FROM =
+  /(?:^|[;}\n])\s*(?:import|export)\s+(type\s+)?([^;"'`]*?)\s*from\s*["']([^"'\n]+)["']/g;
+const SIDE_EFFECT = /(?:^|[;}\n])\s*import\s*["']([^"'\n]+)["']/g;
+
+/**
+ * The specifiers a module loads as soon as it is loaded: value imports and re-exports and
+ * side-effect imports; not `import type`, imports whose every name is a type, nor dynamic
+ * `import("…")`.
+ *
+ * @param code The module's text with comments already blanked out.
+ */
+export function eagerSpecifiersOf(code: string): string[] {
+  const found = new Set<string>();
+  for (const match of code.matchAll(EAGER_FROM)) {
+    if (match[1] !== undefined) continue;
+    const names = /^\{([^}]*)\}$/.exec(match[2].trim());
+    const items = names?.[1].split(",").map((item) => item.trim()).filter((item) => item !== "");
+    if (items !== undefined && items.length > 0 && items.every((item) => /^type\s/.test(item))) {
+      continue;
+    }
+    found.add(match[3]);
+  }
+  for (const match of code.matchAll(SIDE_EFFECT)) found.add(match[1]);
+  return [...found];
+}
+
 /** Whether `code` uses a computed dynamic import the walker cannot follow. */
 export function hasComputedImport(code: string): boolean {
   return /\bimport\s*\(\s*[^"'`\s)]/.test(code);
@@ -186,9 +212,10 @@ export function hasComputedImport(code: string): boolean {
  * Walks the local module graph from `entry` (a repository-relative path).
  *
  * @param entry E.g. `"http.ts"`.
+ * @param options `eager`: follow only what loads with the entry ({@linkcode eagerSpecifiersOf}).
  * @returns Every local module reached, and every external specifier with its importers.
  */
-export function walkGraph(entry: string): ModuleGraph {
+export function walkGraph(entry: string, options: { eager?: boolean } = {}): ModuleGraph {
   const rootPath = fileURLToPath(ROOT);
   const modules = new Map<string, GraphModule>();
   const external = new Map<string, string[]>();
@@ -203,7 +230,7 @@ export function walkGraph(entry: string): ModuleGraph {
     if (hasComputedImport(code)) {
       throw new Error(`${path} has a computed dynamic import the edge walker cannot follow`);
     }
-    const specifiers = specifiersOf(code);
+    const specifiers = options.eager ? eagerSpecifiersOf(code) : specifiersOf(code);
     modules.set(path, { url, path, source, code, specifiers });
     for (const specifier of specifiers) {
       if (specifier.startsWith("./") || specifier.startsWith("../") || specifier.startsWith("/")) {

@@ -6,6 +6,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { assert, assertArrayIncludes, assertEquals, test } from "../_harness.ts";
 import {
+  eagerSpecifiersOf,
   type ModuleGraph,
   relativePath,
   ROOT,
@@ -137,4 +138,30 @@ test("edge graph: the text walk agrees with deno info on http.ts and mod.ts", ()
   // And the npm packages it names are the ones deno resolved.
   const external = [...walkGraph("http.ts").external.keys()];
   assertArrayIncludes(external, ["eventsource-parser"]);
+});
+
+test("load graph: OAuth libraries load on first use, not with either entry", () => {
+  const lazy = ["jose", "oauth4webapi"];
+  for (const entry of ["mod.ts", "http.ts"]) {
+    const eager = walkGraph(entry, { eager: true });
+    const loaded = lazy.filter((name) => eager.external.has(name));
+    assertEquals(loaded, [], `${entry} loads ${loaded.join(", ")} at once`);
+    assert(eager.modules.has("oauth/middleware.ts"), `${entry} still exports withOAuth`);
+    // The full graph (dynamic imports included) does reach them: the check can fail.
+    const all = walkGraph(entry);
+    assertEquals(lazy.filter((name) => all.external.has(name)), lazy);
+  }
+});
+
+test("load graph: the eager walk skips type-only and dynamic imports, keeps the rest", () => {
+  const code = [
+    'import type { A } from "./a.ts";',
+    'import { type B, type C } from "./b.ts";',
+    'import { type D, e } from "./d.ts";',
+    'export type { F } from "./f.ts";',
+    'export { g } from "./g.ts";',
+    'import "./side.ts";',
+    'const h = await import("./h.ts");',
+  ].join("\n");
+  assertEquals(eagerSpecifiersOf(code).sort(), ["./d.ts", "./g.ts", "./side.ts"]);
 });
