@@ -9,7 +9,6 @@
  * @module
  */
 
-import { Hono } from "hono";
 import { serve } from "../runtime/serve.ts";
 import type { CallbackListener, CallbackReceiver } from "./options.ts";
 
@@ -62,6 +61,8 @@ export function loopbackCallback(
   return {
     async listen(listenOptions = {}) {
       const waiting = new Map<string, (url: URL) => void>();
+      // Hono loads when a login actually needs the loopback receiver.
+      const { Hono } = await import("hono");
       const app = new Hono();
       app.get(path, (c) => {
         const url = new URL(c.req.url);

@@ -140,7 +140,7 @@ test("edge graph: the text walk agrees with deno info on http.ts and mod.ts", ()
   assertArrayIncludes(external, ["eventsource-parser"]);
 });
 
-test("load graph: OAuth libraries load on first use, not with either entry", () => {
+test("load graph: OAuth libraries and Hono load on first use, not with either entry", () => {
   const lazy = ["jose", "oauth4webapi"];
   for (const entry of ["mod.ts", "http.ts"]) {
     const eager = walkGraph(entry, { eager: true });
@@ -151,6 +151,9 @@ test("load graph: OAuth libraries load on first use, not with either entry", () 
     const all = walkGraph(entry);
     assertEquals(lazy.filter((name) => all.external.has(name)), lazy);
   }
+  // The loopback callback's Hono app is mod.ts's only (http.ts never reaches it).
+  assert(!walkGraph("mod.ts", { eager: true }).external.has("hono"), "mod.ts loads hono at once");
+  assert(walkGraph("mod.ts").external.has("hono"), "mod.ts reaches hono on first use");
 });
 
 test("load graph: the eager walk skips type-only and dynamic imports, keeps the rest", () => {
