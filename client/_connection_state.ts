@@ -144,7 +144,7 @@ export async function dropLink(
  * @param queuedAt When the request was made.
  * @returns Its final result (a modern result checked for its `resultType`).
  */
-export async function sendOn(
+export function sendOn(
   s: ConnectionState,
   handle: LinkHandle,
   method: string,
@@ -156,12 +156,9 @@ export async function sendOn(
   const maxTotalTimeout = opts.maxTotalTimeout === undefined
     ? undefined
     : opts.maxTotalTimeout - (Date.now() - queuedAt);
-  const result = await handle.session.request(method, params, {
-    ...opts,
-    timeout,
-    maxTotalTimeout,
-  });
-  return s.negotiated?.era === "modern" ? acceptResult(method, result) : result;
+  return handle.session.request(method, params, { ...opts, timeout, maxTotalTimeout }).then(
+    (result) => s.negotiated?.era === "modern" ? acceptResult(method, result) : result,
+  );
 }
 
 /**

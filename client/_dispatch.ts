@@ -72,7 +72,7 @@ export function createDispatcher(
   };
 
   /** Sends on `handle`, renewing an expired session or retrying an HTTP status as needed. */
-  const transmit = async (
+  const transmit = (
     handle: LinkHandle,
     method: string,
     params: JsonObject | undefined,
@@ -80,35 +80,46 @@ export function createDispatcher(
     startedAt: number,
   ): Promise<JsonObject> => {
     const generation = s.sessionGeneration;
-    try {
-      return await sendOn(s, handle, method, params, opts, startedAt);
-    } catch (error) {
-      if (!isMcpError(error)) throw error;
-      if (error.kind === "transport" && error.reason === "session_expired") {
-        if (opts.renewed) {
-          throw new McpError(
-            `${method} failed: the server's session expired again right after a new one started`,
-            { kind: "transport", reason: "session_expired", cause: error },
-          );
-        }
-        await renewSession(handle, generation);
-        return dispatch(method, params, { ...opts, startedAt, renewed: true }, startedAt);
+    return sendOn(s, handle, method, params, opts, startedAt).catch((error: unknown) =>
+      recover(error, generation, handle, method, params, opts, startedAt)
+    );
+  };
+
+  /** After a failed send: renew the session, or wait and retry, or rethrow. */
+  const recover = async (
+    error: unknown,
+    generation: number,
+    handle: LinkHandle,
+    method: string,
+    params: JsonObject | undefined,
+    opts: Outgoing,
+    startedAt: number,
+  ): Promise<JsonObject> => {
+    if (!isMcpError(error)) throw error;
+    if (error.kind === "transport" && error.reason === "session_expired") {
+      if (opts.renewed) {
+        throw new McpError(
+          `${method} failed: the server's session expired again right after a new one started`,
+          { kind: "transport", reason: "session_expired", cause: error },
+        );
       }
-      const retries = opts.statusRetries ?? 0;
-      const wait = retryDelay(method, error, retries, options.retry, options.random);
-      if (wait === undefined || wait >= budget(opts, startedAt)) throw error;
-      try {
-        await delay(wait, opts.signal);
-      } catch {
-        throw cancelledError(method, opts.signal);
-      }
-      return dispatch(
-        method,
-        params,
-        { ...opts, startedAt, statusRetries: retries + 1 },
-        startedAt,
-      );
+      await renewSession(handle, generation);
+      return dispatch(method, params, { ...opts, startedAt, renewed: true }, startedAt);
     }
+    const retries = opts.statusRetries ?? 0;
+    const wait = retryDelay(method, error, retries, options.retry, options.random);
+    if (wait === undefined || wait >= budget(opts, startedAt)) throw error;
+    try {
+      await delay(wait, opts.signal);
+    } catch {
+      throw cancelledError(method, opts.signal);
+    }
+    return dispatch(
+      method,
+      params,
+      { ...opts, startedAt, statusRetries: retries + 1 },
+      startedAt,
+    );
   };
 
   const release = (handle: LinkHandle) =>

@@ -184,34 +184,34 @@ async function answerAll(
  * `invalid_result`; kind `cancelled` when the caller's signal aborts; or what a round's
  * request failed with (e.g. the server refusing a `requestState`).
  */
-export async function requestWithInput(
+export function requestWithInput(
   requester: Requester,
   method: string,
   params: JsonObject,
   options: InputCallOptions = {},
 ): Promise<JsonObject> {
   const { assigns: _a, principal: _p, ...request } = options;
-  const input = requester.input;
   const started = Date.now();
-  let sent = params;
+  // The first round goes out as is; the rounds of input start only when the server asks.
+  return requester.request(method, params, request).catch((error: unknown) => {
+    const interim = inputRequiredOf(error);
+    if (interim === undefined || requester.input === undefined) throw error;
+    return answerRounds(requester, requester.input, method, params, options, started, interim);
+  });
+}
+
+/** The rounds after the first `input_required` result `interim`, until a final result. */
+async function answerRounds(
+  requester: Requester,
+  input: InputContext,
+  method: string,
+  params: JsonObject,
+  options: InputCallOptions,
+  started: number,
+  interim: JsonObject,
+): Promise<JsonObject> {
+  const { assigns: _a, principal: _p, ...request } = options;
   for (let round = 0;; round++) {
-    let maxTotalTimeout = request.maxTotalTimeout;
-    if (maxTotalTimeout !== undefined) {
-      maxTotalTimeout -= Date.now() - started;
-      if (maxTotalTimeout <= 0) {
-        throw new McpError(`${method} timed out after ${Date.now() - started} ms`, {
-          kind: "timeout",
-          reason: "max_total_timeout",
-        });
-      }
-    }
-    let interim: JsonObject | undefined;
-    try {
-      return await requester.request(method, sent, { ...request, maxTotalTimeout });
-    } catch (error) {
-      interim = inputRequiredOf(error);
-      if (interim === undefined || input === undefined) throw error;
-    }
     if (round >= input.maxRounds) {
       throw new McpError(
         `${method} still needs input after ${input.maxRounds} rounds (the client's maxRounds)`,
@@ -231,7 +231,7 @@ export async function requestWithInput(
       const left = request.maxTotalTimeout === undefined
         ? undefined
         : request.maxTotalTimeout - (Date.now() - started);
-      const round = roundSignal(method, request.signal, left, started);
+      const roundScope = roundSignal(method, request.signal, left, started);
       try {
         responses = await answerAll(
           input,
@@ -239,12 +239,29 @@ export async function requestWithInput(
           params,
           parsed.inputRequests,
           options,
-          round.signal,
+          roundScope.signal,
         );
       } finally {
-        round.release();
+        roundScope.release();
       }
     }
-    sent = retryParams(params, responses, parsed.requestState);
+    const sent = retryParams(params, responses, parsed.requestState);
+    let maxTotalTimeout = request.maxTotalTimeout;
+    if (maxTotalTimeout !== undefined) {
+      maxTotalTimeout -= Date.now() - started;
+      if (maxTotalTimeout <= 0) {
+        throw new McpError(`${method} timed out after ${Date.now() - started} ms`, {
+          kind: "timeout",
+          reason: "max_total_timeout",
+        });
+      }
+    }
+    try {
+      return await requester.request(method, sent, { ...request, maxTotalTimeout });
+    } catch (error) {
+      const next = inputRequiredOf(error);
+      if (next === undefined) throw error;
+      interim = next;
+    }
   }
 }

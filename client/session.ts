@@ -184,6 +184,110 @@ function deadlineClock() {
   };
 }
 
+/** What a {@linkcode Call} needs from its session. */
+interface CallCore {
+  pending: Map<number, Pending>;
+  clock: ReturnType<typeof deadlineClock>;
+  /** Whether the call's cancellation is announced with `notifications/cancelled` now. */
+  cancels(call: Call): boolean;
+  notify(method: string, params?: JsonObject): Promise<void>;
+}
+
+/**
+ * One request in flight: its pending entry and its deadline in one object (methods on the
+ * prototype, not a closure each, since a busy client makes many of these).
+ */
+class Call implements Pending, Deadline {
+  /** Settled: later outcomes are ignored. */
+  settled = false;
+  /** Epoch milliseconds of expiry (when `watched`). */
+  at = 0;
+  ceiling = false;
+  /** On the session's deadline clock. */
+  watched = false;
+  /** The caller's signal's listener, when there is a signal. */
+  onAbort: (() => void) | undefined;
+  /** Aborts the send (one controller per request, handed to the link). */
+  readonly controller = new AbortController();
+  readonly started = Date.now();
+  readonly ceilingAt: number;
+
+  constructor(
+    readonly core: CallCore,
+    readonly id: number,
+    readonly method: string,
+    readonly opts: SessionRequestOptions,
+    readonly progressToken: number | undefined,
+    readonly resolve: (result: JsonObject) => void,
+    readonly reject: (error: McpError) => void,
+  ) {
+    this.ceilingAt = opts.maxTotalTimeout === undefined
+      ? Infinity
+      : this.started + opts.maxTotalTimeout;
+  }
+
+  get onProgress(): ((progress: Progress) => void) | undefined {
+    return this.opts.onProgress;
+  }
+
+  succeed(result: JsonObject): void {
+    if (this.settled) return;
+    this.settle();
+    this.resolve(result);
+  }
+
+  fail(error: McpError): void {
+    if (this.settled) return;
+    this.settle();
+    this.controller.abort(error);
+    this.reject(error);
+  }
+
+  /** Moves the deadline to `timeout` from now (capped by the ceiling); `false` when past. */
+  place(): boolean {
+    const now = Date.now();
+    const next = now + this.opts.timeout;
+    this.ceiling = this.ceilingAt <= next;
+    this.at = this.ceiling ? this.ceilingAt : next;
+    return this.at > now;
+  }
+
+  /** Progress arrived: the deadline starts again (up to the ceiling). */
+  touch(): void {
+    if (!this.watched || this.settled) return;
+    if (!this.place()) this.expire();
+  }
+
+  expire(): void {
+    const waited = Date.now() - this.started;
+    this.fail(
+      new McpError(`${this.method} timed out after ${waited} ms`, {
+        kind: "timeout",
+        reason: this.ceiling ? "max_total_timeout" : "request_timeout",
+      }),
+    );
+    this.cancelRemote("Request timed out");
+  }
+
+  aborted(): void {
+    const signal = this.opts.signal;
+    this.fail(cancelledError(this.method, signal));
+    this.cancelRemote(abortText(signal?.reason));
+  }
+
+  private settle(): void {
+    this.settled = true;
+    this.core.pending.delete(this.id);
+    if (this.watched) this.core.clock.remove(this);
+    if (this.onAbort !== undefined) this.opts.signal?.removeEventListener("abort", this.onAbort);
+  }
+
+  private cancelRemote(reason: string): void {
+    if (!this.core.cancels(this)) return;
+    this.core.notify("notifications/cancelled", { requestId: this.id, reason }).catch(() => {});
+  }
+}
+
 function asTransportError(error: unknown): McpError {
   return asMcpError(error, "The transport could not send the message", "send_failed");
 }
@@ -205,6 +309,12 @@ export function createSession(options: SessionOptions): Session {
   let ended: McpError | undefined;
   let lastId = 0;
   const clock = deadlineClock();
+  const core: CallCore = {
+    pending,
+    clock,
+    cancels: (call) => call.opts.cancellable !== false && !ended && options.cancelByNotification(),
+    notify: (method, params) => notify(method, params),
+  };
 
   const notify = (method: string, params?: JsonObject): Promise<void> => {
     if (ended) return Promise.reject(ended);
@@ -231,94 +341,39 @@ export function createSession(options: SessionOptions): Session {
     // A timed request always carries a token, so that the server's progress can extend it.
     const wantsToken = opts.progress !== false && (opts.onProgress !== undefined || timed);
     const progressToken = wantsToken ? id : undefined;
-    const controller = new AbortController();
-    const started = Date.now();
-    const ceilingAt = opts.maxTotalTimeout === undefined
-      ? Infinity
-      : started + opts.maxTotalTimeout;
-
-    return new Promise<JsonObject>((resolve, reject) => {
-      let settled = false;
-      let deadline: Deadline | undefined;
-      const settle = () => {
-        settled = true;
-        pending.delete(id);
-        if (deadline !== undefined) clock.remove(deadline);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const fail = (error: McpError) => {
-        if (settled) return;
-        settle();
-        controller.abort(error);
-        reject(error);
-      };
-      const cancelRemote = (reason: string) => {
-        if (opts.cancellable === false || ended || !options.cancelByNotification()) return;
-        notify("notifications/cancelled", { requestId: id, reason }).catch(() => {});
-      };
-      const expire = (ceiling: boolean) => {
-        const waited = Date.now() - started;
-        fail(
-          new McpError(`${method} timed out after ${waited} ms`, {
-            kind: "timeout",
-            reason: ceiling ? "max_total_timeout" : "request_timeout",
-          }),
-        );
-        cancelRemote("Request timed out");
-      };
-      /** Moves the deadline to `timeout` from now (capped by the ceiling); `false` when past. */
-      const place = (entry: Deadline): boolean => {
-        const now = Date.now();
-        const next = now + opts.timeout;
-        entry.ceiling = ceilingAt <= next;
-        entry.at = entry.ceiling ? ceilingAt : next;
-        return entry.at > now;
-      };
-      const touch = () => {
-        if (deadline === undefined || settled) return;
-        if (!place(deadline)) expire(deadline.ceiling);
-      };
-      function onAbort() {
-        fail(cancelledError(method, signal));
-        cancelRemote(abortText(signal?.reason));
-      }
-
-      pending.set(id, {
-        method,
-        progressToken,
-        onProgress: opts.onProgress,
-        succeed(result) {
-          if (settled) return;
-          settle();
-          resolve(result);
-        },
-        fail,
-        touch,
-      });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      if (timed) {
-        const entry: Deadline = { at: 0, ceiling: false, expire: () => expire(entry.ceiling) };
-        if (!place(entry)) expire(entry.ceiling);
-        else {
-          deadline = entry;
-          clock.add(entry);
-        }
-      }
-
-      let sent: JsonObject | undefined;
-      try {
-        sent = opts.bare ? params : options.prepare(method, params, progressToken);
-      } catch (error) {
-        fail(asTransportError(error));
-        return;
-      }
-      const message: JsonRpcRequest = sent === undefined
-        ? { jsonrpc: "2.0", id, method }
-        : { jsonrpc: "2.0", id, method, params: sent };
-      options.send(message, { signal: controller.signal, controller }).catch((error) =>
-        fail(asTransportError(error))
-      );
+    let call!: Call;
+    const promise = new Promise<JsonObject>((resolve, reject) => {
+      call = new Call(core, id, method, opts, progressToken, resolve, reject);
     });
+    pending.set(id, call);
+    if (signal !== undefined) {
+      call.onAbort = () => call.aborted();
+      signal.addEventListener("abort", call.onAbort, { once: true });
+    }
+    if (timed) {
+      if (!call.place()) {
+        call.expire();
+        return promise;
+      }
+      call.watched = true;
+      clock.add(call);
+    }
+
+    let sent: JsonObject | undefined;
+    try {
+      sent = opts.bare ? params : options.prepare(method, params, progressToken);
+    } catch (error) {
+      call.fail(asTransportError(error));
+      return promise;
+    }
+    const message: JsonRpcRequest = sent === undefined
+      ? { jsonrpc: "2.0", id, method }
+      : { jsonrpc: "2.0", id, method, params: sent };
+    const controller = call.controller;
+    options.send(message, { signal: controller.signal, controller }).catch((error) =>
+      call.fail(asTransportError(error))
+    );
+    return promise;
   };
 
   const progress = (params: JsonObject | undefined) => {

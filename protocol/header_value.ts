@@ -17,8 +17,16 @@ function looksEncoded(value: string): boolean {
 
 function isPlain(value: string): boolean {
   if (looksEncoded(value)) return false;
-  if (/^[ \t]|[ \t]$/.test(value)) return false;
-  return /^[\x20-\x7e\t]*$/.test(value);
+  const n = value.length;
+  if (n === 0) return true;
+  const first = value.charCodeAt(0);
+  const last = value.charCodeAt(n - 1);
+  if (first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09) return false;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 0x20 || c > 0x7e) && c !== 0x09) return false;
+  }
+  return true;
 }
 
 /**

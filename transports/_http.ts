@@ -129,31 +129,34 @@ export function abortError(signal: AbortSignal): McpError {
   });
 }
 
+function tooLarge(limit: number): McpError {
+  return new McpError(`The server's response is larger than the limit of ${limit} bytes`, {
+    kind: "protocol",
+    reason: "response_too_large",
+    data: { limit },
+  });
+}
+
 /**
  * Reads a whole body up to `limit` bytes; a larger body (by `Content-Length` or as it
  * streams) is cancelled and gives `McpError` kind `protocol`, reason `response_too_large`.
  */
 export async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
-  const tooLarge = () =>
-    new McpError(`The server's response is larger than the limit of ${limit} bytes`, {
-      kind: "protocol",
-      reason: "response_too_large",
-      data: { limit },
-    });
   const length = response.headers.get("content-length");
   const declared = length === null ? NaN : Number(length);
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (response.body === null) return new Uint8Array(0);
   if (Number.isFinite(declared)) {
-    // Declared within the limit: read it in one go. HTTP framing stops a body at its
-    // Content-Length; a body that lies anyway (an injected fetch) is still refused.
+    if (declared > limit) {
+      await response.body?.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    // Declared within the limit: read it in one go (without making a body stream). HTTP
+    // framing stops a body at its Content-Length; a body that lies anyway (an injected
+    // fetch) is still refused.
     const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.byteLength > limit) throw tooLarge();
+    if (bytes.byteLength > limit) throw tooLarge(limit);
     return bytes;
   }
+  if (response.body === null) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -163,7 +166,7 @@ export async function readBounded(response: Response, limit: number): Promise<Ui
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }

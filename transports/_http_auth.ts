@@ -125,11 +125,18 @@ export function oauthOf(current: AuthorizedFetch): OAuthMiddleware {
   return current.oauth;
 }
 
-/** The bearer token to send now, or `undefined`; failures become `McpError` kind `auth`. */
-export async function resolveToken(auth: HttpAuth): Promise<string | undefined> {
+/**
+ * The bearer token to send now, or `undefined`; failures become `McpError` kind `auth`.
+ * Only a token function makes this asynchronous.
+ */
+export function resolveToken(auth: HttpAuth): string | undefined | Promise<string | undefined> {
   if (auth === undefined) return undefined;
   // The OAuth forms attach their tokens in the middleware around `fetch`.
   if (typeof auth === "object") return "bearer" in auth ? auth.bearer : undefined;
+  return callTokenFunction(auth);
+}
+
+async function callTokenFunction(auth: () => unknown): Promise<string> {
   let token: unknown;
   try {
     token = await auth();

@@ -127,7 +127,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     deliverResponse,
     warn,
     headersFor: (lastEventId) =>
-      requestHeaders(config, state, "GET").then(({ headers, session }) => {
+      Promise.resolve(requestHeaders(config, state, "GET")).then(({ headers, session }) => {
         if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
         return { headers, session };
       }),
@@ -241,9 +241,10 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
    * controller (the session's, one per request) uses it as is: the link aborts it on close,
    * so no second controller or listener is made per request.
    */
-  async function scoped<T>(
+  async function scoped<A extends unknown[], T>(
     options: SendOptions,
-    work: (signal: AbortSignal) => Promise<T>,
+    work: (signal: AbortSignal, ...args: A) => Promise<T>,
+    ...args: A
   ): Promise<T> {
     const own = options.controller;
     const direct = own !== undefined &&
@@ -253,7 +254,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     if (direct) owned.add(own);
     try {
       if (signal.aborted) throw abortError(signal);
-      return await work(signal);
+      return await work(signal, ...args);
     } catch (error) {
       if (signal.aborted) throw abortError(signal);
       throw error;
@@ -263,22 +264,31 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     }
   }
 
+  /** POSTs one message and handles the answer (a response, an event stream, or none). */
+  async function post(signal: AbortSignal, message: JsonRpcMessage, modern: boolean) {
+    const request = isRequest(message) ? message : undefined;
+    try {
+      const { headers, session } = await requestHeaders(config, state, "POST", message);
+      if (modern && request?.method === "tools/list") listRequests.add(request.id);
+      const response = await postMessage(config, headers, message, signal);
+      await onPostResponse(message, modern, response, session, signal);
+    } finally {
+      if (request !== undefined) listRequests.delete(request.id);
+    }
+  }
+
+  async function probeOnce(signal: AbortSignal, request: JsonRpcRequest) {
+    const { headers } = await requestHeaders(config, state, "POST", request);
+    const response = await postMessage(config, headers, request, signal);
+    return await readProbe(response, config.maxResponseBytes);
+  }
+
   return {
     async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
       if (life.signal.aborted) throw closedError();
       const modern = modernVersion(message) !== undefined || state.protocol?.era === "modern";
       if (sessionLost && !modern && !isInitialize(message)) throw expiredError();
-      const request = isRequest(message) ? message : undefined;
-      await scoped(options, async (signal) => {
-        try {
-          const { headers, session } = await requestHeaders(config, state, "POST", message);
-          if (modern && request?.method === "tools/list") listRequests.add(request.id);
-          const response = await postMessage(config, headers, message, signal);
-          await onPostResponse(message, modern, response, session, signal);
-        } finally {
-          if (request !== undefined) listRequests.delete(request.id);
-        }
-      });
+      await scoped(options, post, message, modern);
     },
 
     setProtocol(next: LinkProtocol): void {
@@ -288,11 +298,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
 
     async probe(request: JsonRpcRequest, options: SendOptions = {}): Promise<HttpProbeResult> {
       if (life.signal.aborted) throw closedError();
-      return await scoped(options, async (signal) => {
-        const { headers } = await requestHeaders(config, state, "POST", request);
-        const response = await postMessage(config, headers, request, signal);
-        return await readProbe(response, config.maxResponseBytes);
-      });
+      return await scoped(options, probeOnce, request);
     },
 
     close(): Promise<void> {

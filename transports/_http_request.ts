@@ -59,16 +59,22 @@ export type HeaderRecord = Record<string, string>;
 const VERSION = MCP_HEADERS.protocolVersion.toLowerCase();
 const SESSION = SESSION_HEADER.toLowerCase();
 
+/** A request's headers, and the session id they carry. */
+export interface RequestHeaders {
+  headers: HeaderRecord;
+  session: string | undefined;
+}
+
 /**
  * The headers of one request: static headers, then the protocol's (which win), then the
  * bearer token. `session` is the session id sent, if any (a 404 then means it expired).
  */
-export async function requestHeaders(
+export function requestHeaders(
   config: LinkConfig,
   state: LinkState,
   method: "POST" | "GET",
   message?: JsonRpcMessage,
-): Promise<{ headers: HeaderRecord; session: string | undefined }> {
+): RequestHeaders | Promise<RequestHeaders> {
   const { protocol, sessionId } = state;
   const headers: HeaderRecord = { ...config.headers };
   const modern = (message !== undefined && modernVersion(message) !== undefined) ||
@@ -95,7 +101,13 @@ export async function requestHeaders(
       headers[SESSION] = sessionId;
     }
   }
-  const token = await resolveToken(config.auth());
+  const token = resolveToken(config.auth());
+  if (token instanceof Promise) {
+    return token.then((value) => {
+      if (value !== undefined) headers["authorization"] = `Bearer ${value}`;
+      return { headers, session };
+    });
+  }
   if (token !== undefined) headers["authorization"] = `Bearer ${token}`;
   return { headers, session };
 }
