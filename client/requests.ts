@@ -66,21 +66,29 @@ function inputOptions(options: CallOptions) {
  * @param args Its arguments, sent as given.
  * @param options Request options, `assigns` and `principal`.
  */
-export async function callTool(
+export function callTool(
   requester: Requester,
   name: string,
   args?: Record<string, unknown>,
   options?: CallOptions,
 ): Promise<ToolResult> {
-  nonEmpty("name", name);
-  if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
-  const opts = checkCallOptions(options);
-  const result = await requestWithInput(
+  let opts: CallOptions;
+  try {
+    nonEmpty("name", name);
+    if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
+    opts = checkCallOptions(options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return requestWithInput(
     requester,
     "tools/call",
     { name, arguments: args ?? {} },
     inputOptions(opts),
-  );
+  ).then(toolResult);
+}
+
+function toolResult(result: JsonObject): ToolResult {
   const content = result.content ?? [];
   if (!Array.isArray(content)) throw invalid("tools/call", "content is not an array");
   const toolResult: ToolResult = {

@@ -182,8 +182,24 @@ export async function readBounded(response: Response, limit: number): Promise<Ui
 
 const utf8 = new TextDecoder();
 
+const utf8Encoder = new TextEncoder();
+
 /** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
 export async function readBoundedText(response: Response, limit: number): Promise<string> {
+  const length = response.headers.get("content-length");
+  const declared = length === null ? NaN : Number(length);
+  if (Number.isFinite(declared) && declared <= limit) {
+    // Declared within the limit: the runtime decodes it in one go. UTF-16 length ≤ UTF-8
+    // length ≤ 3 × UTF-16 length, so bytes are only counted when that could matter.
+    const text = await response.text();
+    if (
+      text.length > limit ||
+      (text.length * 3 > limit && utf8Encoder.encode(text).byteLength > limit)
+    ) {
+      throw tooLarge(limit);
+    }
+    return text;
+  }
   return utf8.decode(await readBounded(response, limit));
 }
 

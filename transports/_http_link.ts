@@ -284,11 +284,13 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
   }
 
   return {
-    async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
-      if (life.signal.aborted) throw closedError();
+    send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+      if (life.signal.aborted) return Promise.reject(closedError());
       const modern = modernVersion(message) !== undefined || state.protocol?.era === "modern";
-      if (sessionLost && !modern && !isInitialize(message)) throw expiredError();
-      await scoped(options, post, message, modern);
+      if (sessionLost && !modern && !isInitialize(message)) {
+        return Promise.reject(expiredError());
+      }
+      return scoped(options, post, message, modern);
     },
 
     setProtocol(next: LinkProtocol): void {
