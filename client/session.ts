@@ -258,7 +258,8 @@ class Call implements Pending, Deadline {
     if (!this.place()) this.expire();
   }
 
-  expire(): void {
+  /** Fails with kind `timeout`; `sent`: the server has the request, so it hears of it. */
+  expire(sent = true): void {
     const waited = Date.now() - this.started;
     this.fail(
       new McpError(`${this.method} timed out after ${waited} ms`, {
@@ -266,7 +267,7 @@ class Call implements Pending, Deadline {
         reason: this.ceiling ? "max_total_timeout" : "request_timeout",
       }),
     );
-    this.cancelRemote("Request timed out");
+    if (sent) this.cancelRemote("Request timed out");
   }
 
   aborted(): void {
@@ -352,7 +353,7 @@ export function createSession(options: SessionOptions): Session {
     }
     if (timed) {
       if (!call.place()) {
-        call.expire();
+        call.expire(false); // already past its deadline: never sent
         return promise;
       }
       call.watched = true;
