@@ -1,0 +1,248 @@
+/**
+ * Private: one request in flight ({@linkcode Call}: its pending entry, deadline, cancellation
+ * and abort controller in one object) and the session's shared deadline timer
+ * ({@linkcode deadlineClock}).
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { cancelledError } from "./_errors.ts";
+import type { Progress } from "./types.ts";
+
+/** What a call takes from its request's options. */
+export interface CallOptions {
+  /** Milliseconds before it fails with kind `timeout` (`Infinity`: never). */
+  timeout: number;
+  /** The ceiling when progress keeps restarting the timeout. */
+  maxTotalTimeout?: number;
+  /** The caller's signal. */
+  signal?: AbortSignal;
+  /** Receives the request's progress. */
+  onProgress?: (progress: Progress) => void;
+  /** Announce cancellation with `notifications/cancelled` where the era uses it. */
+  cancellable?: boolean;
+}
+
+/** A request waiting for its answer, as the session routes messages to it. */
+export interface Pending {
+  method: string;
+  progressToken?: number;
+  onProgress?: (progress: Progress) => void;
+  succeed(result: JsonObject): void;
+  fail(error: McpError): void;
+  touch(): void;
+}
+
+/** When a timed request expires; {@linkcode deadlineClock} watches it. */
+interface Deadline {
+  /** Epoch milliseconds of expiry; moves later on progress. */
+  at: number;
+  /** Whether `at` is the `maxTotalTimeout` ceiling rather than the per-request timeout. */
+  ceiling: boolean;
+  /** Fails the request with kind `timeout`. */
+  expire(): void;
+}
+
+/** A timer that can stop holding the process open (Deno, Bun and Node timers can). */
+interface RefTimer {
+  ref(): unknown;
+  unref(): unknown;
+}
+
+function isRefTimer(timer: unknown): timer is RefTimer {
+  return typeof timer === "object" && timer !== null &&
+    typeof (timer as RefTimer).unref === "function" &&
+    typeof (timer as RefTimer).ref === "function";
+}
+
+/**
+ * The deadlines of one session behind a single timer, armed at the earliest deadline it knows
+ * of. Progress only moves a deadline later (a number), so the timer may fire early: it then
+ * expires what is due and re-arms at the earliest remaining deadline.
+ *
+ * When the last deadline goes, the timer is parked rather than cleared: unreferenced, so it
+ * holds nothing open, and taken back by the next request whose deadline is no earlier. One
+ * request after another then costs no timer at all. Where timers cannot be unreferenced
+ * (plain numeric ids), parking clears it. `stop()` clears it for good.
+ */
+export function deadlineClock() {
+  const watched = new Set<Deadline>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timerAt = Infinity;
+  let parked = false;
+
+  const disarm = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    timerAt = Infinity;
+    parked = false;
+  };
+
+  const arm = (at: number) => {
+    if (at >= timerAt) {
+      if (parked) {
+        parked = false;
+        (timer as unknown as RefTimer).ref();
+      }
+      return;
+    }
+    if (at === Infinity) return;
+    disarm();
+    timerAt = at;
+    const armed = setTimeout(fire, Math.max(0, at - Date.now()));
+    // Arming a timer may run pending microtasks (Deno's test harness does): when they
+    // disarmed or re-armed the clock meanwhile, this timer is stale.
+    if (timerAt !== at || timer !== undefined) clearTimeout(armed);
+    else timer = armed;
+  };
+
+  const park = () => {
+    if (isRefTimer(timer)) {
+      parked = true;
+      timer.unref();
+    } else disarm();
+  };
+
+  function fire() {
+    timer = undefined;
+    timerAt = Infinity;
+    parked = false;
+    const now = Date.now();
+    const due: Deadline[] = [];
+    let next = Infinity;
+    for (const deadline of watched) {
+      if (deadline.at <= now) due.push(deadline);
+      else if (deadline.at < next) next = deadline.at;
+    }
+    if (due.length === 0) return arm(next);
+    for (const deadline of due) deadline.expire();
+    // Expiring may have settled or added requests: look again.
+    next = Infinity;
+    for (const deadline of watched) if (deadline.at < next) next = deadline.at;
+    arm(next);
+  }
+
+  return {
+    add(deadline: Deadline): void {
+      watched.add(deadline);
+      arm(deadline.at);
+    },
+    remove(deadline: Deadline): void {
+      if (watched.delete(deadline) && watched.size === 0) park();
+    },
+    stop: disarm,
+  };
+}
+
+/** What a {@linkcode Call} needs from its session. */
+export interface CallCore {
+  pending: Map<number, Pending>;
+  clock: ReturnType<typeof deadlineClock>;
+  /** Whether the call's cancellation is announced with `notifications/cancelled` now. */
+  cancels(call: Call): boolean;
+  notify(method: string, params?: JsonObject): Promise<void>;
+}
+
+/**
+ * One request in flight: its pending entry and its deadline in one object (methods on the
+ * prototype, not a closure each, since a busy client makes many of these).
+ */
+export class Call implements Pending, Deadline {
+  /** Settled: later outcomes are ignored. */
+  settled = false;
+  /** Epoch milliseconds of expiry (when `watched`). */
+  at = 0;
+  ceiling = false;
+  /** On the session's deadline clock. */
+  watched = false;
+  /** The caller's signal's listener, when there is a signal. */
+  onAbort: (() => void) | undefined;
+  /** Aborts the send (one controller per request, handed to the link). */
+  readonly controller = new AbortController();
+  readonly started = Date.now();
+  readonly ceilingAt: number;
+
+  constructor(
+    readonly core: CallCore,
+    readonly id: number,
+    readonly method: string,
+    readonly opts: CallOptions,
+    readonly progressToken: number | undefined,
+    readonly resolve: (result: JsonObject) => void,
+    readonly reject: (error: McpError) => void,
+  ) {
+    this.ceilingAt = opts.maxTotalTimeout === undefined
+      ? Infinity
+      : this.started + opts.maxTotalTimeout;
+  }
+
+  get onProgress(): ((progress: Progress) => void) | undefined {
+    return this.opts.onProgress;
+  }
+
+  succeed(result: JsonObject): void {
+    if (this.settled) return;
+    this.settle();
+    this.resolve(result);
+  }
+
+  fail(error: McpError): void {
+    if (this.settled) return;
+    this.settle();
+    this.controller.abort(error);
+    this.reject(error);
+  }
+
+  /** Moves the deadline to `timeout` from now (capped by the ceiling); `false` when past. */
+  place(): boolean {
+    const now = Date.now();
+    const next = now + this.opts.timeout;
+    this.ceiling = this.ceilingAt <= next;
+    this.at = this.ceiling ? this.ceilingAt : next;
+    return this.at > now;
+  }
+
+  /** Progress arrived: the deadline starts again (up to the ceiling). */
+  touch(): void {
+    if (!this.watched || this.settled) return;
+    if (!this.place()) this.expire();
+  }
+
+  /** Fails with kind `timeout`; `sent`: the server has the request, so it hears of it. */
+  expire(sent = true): void {
+    const waited = Date.now() - this.started;
+    this.fail(
+      new McpError(`${this.method} timed out after ${waited} ms`, {
+        kind: "timeout",
+        reason: this.ceiling ? "max_total_timeout" : "request_timeout",
+      }),
+    );
+    if (sent) this.cancelRemote("Request timed out");
+  }
+
+  aborted(): void {
+    const signal = this.opts.signal;
+    this.fail(cancelledError(this.method, signal));
+    this.cancelRemote(abortText(signal?.reason));
+  }
+
+  private settle(): void {
+    this.settled = true;
+    this.core.pending.delete(this.id);
+    if (this.watched) this.core.clock.remove(this);
+    if (this.onAbort !== undefined) this.opts.signal?.removeEventListener("abort", this.onAbort);
+  }
+
+  private cancelRemote(reason: string): void {
+    if (!this.core.cancels(this)) return;
+    this.core.notify("notifications/cancelled", { requestId: this.id, reason }).catch(() => {});
+  }
+}
+
+function abortText(reason: unknown): string {
+  if (reason instanceof Error && reason.message) return reason.message;
+  if (typeof reason === "string" && reason) return reason;
+  return "Cancelled by the caller";
+}
