@@ -159,8 +159,10 @@ export class Call implements Pending, Deadline {
   watched = false;
   /** The caller's signal's listener, when there is a signal. */
   onAbort: (() => void) | undefined;
-  /** Aborts the send (one controller per request, handed to the link). */
-  readonly controller = new AbortController();
+  /** The send's controller, once a link asked for it. */
+  private sendController: AbortController | undefined;
+  /** What the call failed with. */
+  private failure: McpError | undefined;
   readonly started = Date.now();
   readonly ceilingAt: number;
 
@@ -178,6 +180,25 @@ export class Call implements Pending, Deadline {
       : this.started + opts.maxTotalTimeout;
   }
 
+  /**
+   * The send's controller (at most one per request): made when the link first asks for it,
+   * as HTTP does to abort its fetch. Stdio and in-process links never ask, so their requests
+   * make none. A call is the `SendOptions` of its own send.
+   */
+  get controller(): AbortController {
+    if (this.sendController === undefined) {
+      this.sendController = new AbortController();
+      // Asked for only after the call failed: hand out an aborted one.
+      if (this.failure !== undefined) this.sendController.abort(this.failure);
+    }
+    return this.sendController;
+  }
+
+  /** The send controller's signal, aborted when the call fails (`SendOptions.signal`). */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
   get onProgress(): ((progress: Progress) => void) | undefined {
     return this.opts.onProgress;
   }
@@ -191,7 +212,8 @@ export class Call implements Pending, Deadline {
   fail(error: McpError): void {
     if (this.settled) return;
     this.settle();
-    this.controller.abort(error);
+    this.failure = error;
+    this.sendController?.abort(error);
     this.reject(error);
   }
 

@@ -150,10 +150,7 @@ export function createSession(options: SessionOptions): Session {
     const message: JsonRpcRequest = sent === undefined
       ? { jsonrpc: "2.0", id, method }
       : { jsonrpc: "2.0", id, method, params: sent };
-    const controller = call.controller;
-    options.send(message, { signal: controller.signal, controller }).catch((error) =>
-      call.fail(asTransportError(error))
-    );
+    options.send(message, call).catch((error) => call.fail(asTransportError(error)));
     return promise;
   };
 

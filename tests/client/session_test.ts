@@ -5,6 +5,8 @@ import type { Progress } from "../../client/types.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import { inProcess } from "../../transports/in_process.ts";
 import { createFixtureServer } from "../fixtures/server.ts";
+import { startHttpFixture } from "../fixtures/http_server.ts";
+import { streamableHttp } from "../../transports/streamable_http.ts";
 import { fixtureClient, mcpError, metaOf, requests, waitFor, wrapTransport } from "./_helpers.ts";
 
 function cancellations(messages: JsonRpcMessage[]) {
@@ -251,4 +253,43 @@ test("settled requests unlink from the caller's signal", async () => {
   }
   assertEquals(added, 20);
   assertEquals(removed, 20);
+});
+
+/** Counts the AbortControllers made while `work` runs. */
+async function controllersMadeBy(work: () => Promise<void>): Promise<number> {
+  const Original = globalThis.AbortController;
+  let made = 0;
+  globalThis.AbortController = class extends Original {
+    constructor() {
+      super();
+      made++;
+    }
+  };
+  try {
+    await work();
+  } finally {
+    globalThis.AbortController = Original;
+  }
+  return made;
+}
+
+test("a request makes its send controller only when the link asks for one", async () => {
+  const calls = 20;
+  // In-process (as stdio) the link never asks: no controller at all.
+  const local = fixtureClient().client;
+  await using _local = local;
+  await local.ready();
+  const madeLocally = await controllersMadeBy(async () => {
+    for (let i = 0; i < calls; i++) await local.callTool("echo", { text: "x" });
+  });
+  assertEquals(madeLocally, 0, "no AbortController without a link that aborts");
+
+  // Over HTTP the link asks (to abort its fetch): one per request, never a second.
+  await using fixture = await startHttpFixture();
+  await using remote = createClient({ transport: streamableHttp(fixture.url) });
+  await remote.ready();
+  const madeOverHttp = await controllersMadeBy(async () => {
+    for (let i = 0; i < calls; i++) await remote.callTool("echo", { text: "x" });
+  });
+  assertEquals(madeOverHttp, calls, "one AbortController per HTTP request");
 });
