@@ -196,21 +196,27 @@ export function requestWithInput(
   return requester.request(method, params, request).catch((error: unknown) => {
     const interim = inputRequiredOf(error);
     if (interim === undefined || requester.input === undefined) throw error;
-    return answerRounds(requester, requester.input, method, params, options, started, interim);
+    const rounds = { input: requester.input, options, request, started };
+    return answerRounds(requester, method, params, rounds, interim);
   });
 }
 
 /** The rounds after the first `input_required` result `interim`, until a final result. */
 async function answerRounds(
   requester: Requester,
-  input: InputContext,
   method: string,
   params: JsonObject,
-  options: InputCallOptions,
-  started: number,
+  rounds: {
+    input: InputContext;
+    /** The caller's options, and the request options among them. */
+    options: InputCallOptions;
+    request: ConnectionRequestOptions;
+    /** When the first round was sent. */
+    started: number;
+  },
   interim: JsonObject,
 ): Promise<JsonObject> {
-  const { assigns: _a, principal: _p, ...request } = options;
+  const { input, options, request, started } = rounds;
   for (let round = 0;; round++) {
     if (round >= input.maxRounds) {
       throw new McpError(

@@ -90,12 +90,6 @@ export function createSession(options: SessionOptions): Session {
   let ended: McpError | undefined;
   let lastId = 0;
   const clock = deadlineClock();
-  const core: CallCore = {
-    pending,
-    clock,
-    cancels: (call) => call.opts.cancellable !== false && !ended && options.cancelByNotification(),
-    notify: (method, params) => notify(method, params),
-  };
 
   const notify = (method: string, params?: JsonObject): Promise<void> => {
     if (ended) return Promise.reject(ended);
@@ -105,6 +99,12 @@ export function createSession(options: SessionOptions): Session {
     return options.send(message).catch((error) => {
       throw asTransportError(error);
     });
+  };
+  const core: CallCore = {
+    pending,
+    clock,
+    cancels: (call) => call.opts.cancellable !== false && !ended && options.cancelByNotification(),
+    notify,
   };
 
   const request = (

@@ -12,7 +12,7 @@ import type { ResourceChallenge } from "./challenge.ts";
 import type { Discovery } from "./discovery.ts";
 import type { DpopSigner } from "./dpop.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "./options.ts";
-import { DEFAULT_AUTHORIZATION_TIMEOUT, scopeList } from "./options.ts";
+import { DEFAULT_AUTHORIZATION_TIMEOUT, principalOf, scopeList } from "./options.ts";
 import type { TokenSet, TokenStore } from "./store.ts";
 import { isFresh } from "./token_response.ts";
 import { keyOf, recoverTokens, type RecoveryContext } from "./_recovery.ts";
@@ -110,7 +110,7 @@ export function createEngine(
   const ctx: RecoveryContext = {
     grant,
     store,
-    principal: options.principal ?? "default",
+    principal: principalOf(options),
     now,
     timeout: options.authorizationTimeout ?? DEFAULT_AUTHORIZATION_TIMEOUT,
     configured: scopeList(options.scope),

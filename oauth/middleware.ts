@@ -20,6 +20,7 @@ import {
   checkOAuthOptions,
   type ClientCredentialsOptions,
   type OAuthOptions,
+  principalOf,
 } from "./options.ts";
 import { memoryTokenStore, type TokenStore } from "./store.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
@@ -73,7 +74,7 @@ export interface OAuthMiddleware {
  */
 function middleware(grant: Grant): OAuthMiddleware {
   const store = grant.options.store ?? memoryTokenStore({ now: grant.options.now });
-  const principal = grant.options.principal ?? "default";
+  const principal = principalOf(grant.options);
   let wrapped: FetchLike | undefined;
   let engine: Engine | undefined;
   let loading: Promise<typeof import("./_authorizing_fetch.ts")> | undefined;

@@ -12,6 +12,11 @@ import type { PreRegisteredClient } from "./registration.ts";
 import type { TokenStore } from "./store.ts";
 import type { FetchLike } from "./_util.ts";
 
+/** Whom a middleware's tokens are for: its `principal` option, else `"default"`. */
+export function principalOf(options: { principal?: string }): string {
+  return options.principal ?? "default";
+}
+
 /** How long a request waits for a user's login when `authorizationTimeout` is not given. */
 export const DEFAULT_AUTHORIZATION_TIMEOUT = 300_000;
 

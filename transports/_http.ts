@@ -137,13 +137,30 @@ function tooLarge(limit: number): McpError {
   });
 }
 
+/** The body length a response declares with `Content-Length`, or `NaN`. */
+function declaredLength(response: Response): number {
+  const length = response.headers.get("content-length");
+  return length === null ? NaN : Number(length);
+}
+
+const utf8Encoder = new TextEncoder();
+
+/**
+ * The UTF-8 length of `text` where it matters against `limit`: UTF-16 length ≤ UTF-8
+ * length ≤ 3 × UTF-16 length, so the text is only encoded when the bounds straddle `limit`
+ * (otherwise the UTF-16 length stands in, on the right side of the limit).
+ */
+export function utf8Length(text: string, limit: number): number {
+  if (text.length > limit || text.length * 3 <= limit) return text.length;
+  return utf8Encoder.encode(text).byteLength;
+}
+
 /**
  * Reads a whole body up to `limit` bytes; a larger body (by `Content-Length` or as it
  * streams) is cancelled and gives `McpError` kind `protocol`, reason `response_too_large`.
  */
 export async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
-  const length = response.headers.get("content-length");
-  const declared = length === null ? NaN : Number(length);
+  const declared = declaredLength(response);
   if (Number.isFinite(declared)) {
     if (declared > limit) {
       await response.body?.cancel().catch(() => {});
@@ -182,22 +199,13 @@ export async function readBounded(response: Response, limit: number): Promise<Ui
 
 const utf8 = new TextDecoder();
 
-const utf8Encoder = new TextEncoder();
-
 /** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
 export async function readBoundedText(response: Response, limit: number): Promise<string> {
-  const length = response.headers.get("content-length");
-  const declared = length === null ? NaN : Number(length);
+  const declared = declaredLength(response);
   if (Number.isFinite(declared) && declared <= limit) {
-    // Declared within the limit: the runtime decodes it in one go. UTF-16 length ≤ UTF-8
-    // length ≤ 3 × UTF-16 length, so bytes are only counted when that could matter.
+    // Declared within the limit: the runtime decodes it in one go.
     const text = await response.text();
-    if (
-      text.length > limit ||
-      (text.length * 3 > limit && utf8Encoder.encode(text).byteLength > limit)
-    ) {
-      throw tooLarge(limit);
-    }
+    if (utf8Length(text, limit) > limit) throw tooLarge(limit);
     return text;
   }
   return utf8.decode(await readBounded(response, limit));

@@ -20,7 +20,7 @@ import {
   statusError,
 } from "./_http.ts";
 import { authError } from "./_http_auth.ts";
-import type { LinkConfig } from "./_http_request.ts";
+import type { LinkConfig, RequestHeaders } from "./_http_request.ts";
 import { readSse, type SseStream } from "./_sse.ts";
 
 /** What the stream readers need from their link. */
@@ -32,9 +32,7 @@ export interface StreamContext {
   deliverResponse(request: JsonRpcRequest, message: JsonRpcMessage, what: string): void;
   warn(text: string): void;
   /** Legacy GET headers (session, version, credentials, `Last-Event-ID`). */
-  headersFor(
-    lastEventId?: string,
-  ): Promise<{ headers: Record<string, string>; session: string | undefined }>;
+  headersFor(lastEventId?: string): Promise<RequestHeaders>;
   /** Forgets the session `carried` and returns the `session_expired` error. */
   sessionExpired(carried: string): McpError;
   /** Decodes one event's data as a JSON-RPC message, or throws a `protocol` error. */

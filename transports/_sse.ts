@@ -7,6 +7,7 @@
 
 import { createParser } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
+import { utf8Length } from "./_http.ts";
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -34,8 +35,6 @@ export interface ReadSseOptions {
   maxEventBytes: number;
 }
 
-const encoder = new TextEncoder();
-
 /** How long, and how many bytes, the rest of a body left early is drained before cancelling. */
 const DRAIN_MS = 1_000;
 const DRAIN_BYTES = 64 * 1024;
@@ -56,12 +55,6 @@ function drainRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
       return step();
     });
   step().catch(() => {}).finally(() => clearTimeout(timer));
-}
-
-function byteLength(text: string, limit: number): number {
-  // UTF-16 length ≤ UTF-8 length ≤ 3 × UTF-16 length: only encode when it matters.
-  if (text.length > limit || text.length * 3 <= limit) return text.length;
-  return encoder.encode(text).length;
 }
 
 /**
@@ -89,7 +82,7 @@ export function readSse(body: ReadableStream<Uint8Array>, options: ReadSseOption
       retry = ms;
     },
     onEvent(message) {
-      if (byteLength(message.data, limit) > limit) {
+      if (utf8Length(message.data, limit) > limit) {
         overflow = true;
         return;
       }
