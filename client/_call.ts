@@ -36,7 +36,9 @@ export interface Pending {
 }
 
 /** When a timed request expires; {@linkcode deadlineClock} watches it. */
-interface Deadline {
+export interface Deadline {
+  /** On the clock: added and not yet removed. */
+  watched: boolean;
   /** Epoch milliseconds of expiry; moves later on progress. */
   at: number;
   /** Whether `at` is the `maxTotalTimeout` ceiling rather than the per-request timeout. */
@@ -62,13 +64,17 @@ function isRefTimer(timer: unknown): timer is RefTimer {
  * of. Progress only moves a deadline later (a number), so the timer may fire early: it then
  * expires what is due and re-arms at the earliest remaining deadline.
  *
+ * The clock keeps no collection of its own: it counts what is watched and, when the timer
+ * fires, looks through `candidates` (the session's requests in flight) for the watched ones.
+ * Adding and removing a deadline is then a counter, not a hash-table entry per request.
+ *
  * When the last deadline goes, the timer is parked rather than cleared: unreferenced, so it
  * holds nothing open, and taken back by the next request whose deadline is no earlier. One
  * request after another then costs no timer at all. Where timers cannot be unreferenced
  * (plain numeric ids), parking clears it. `stop()` clears it for good.
  */
-export function deadlineClock() {
-  const watched = new Set<Deadline>();
+export function deadlineClock(candidates: () => Iterable<Deadline>) {
+  let watched = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timerAt = Infinity;
   let parked = false;
@@ -112,7 +118,8 @@ export function deadlineClock() {
     const now = Date.now();
     const due: Deadline[] = [];
     let next = Infinity;
-    for (const deadline of watched) {
+    for (const deadline of candidates()) {
+      if (!deadline.watched) continue;
       if (deadline.at <= now) due.push(deadline);
       else if (deadline.at < next) next = deadline.at;
     }
@@ -120,17 +127,24 @@ export function deadlineClock() {
     for (const deadline of due) deadline.expire();
     // Expiring may have settled or added requests: look again.
     next = Infinity;
-    for (const deadline of watched) if (deadline.at < next) next = deadline.at;
+    for (const deadline of candidates()) {
+      if (deadline.watched && deadline.at < next) next = deadline.at;
+    }
     arm(next);
   }
 
   return {
+    /** Watches `deadline` (which must be among the candidates until it is removed). */
     add(deadline: Deadline): void {
-      watched.add(deadline);
+      if (deadline.watched) return;
+      deadline.watched = true;
+      watched++;
       arm(deadline.at);
     },
     remove(deadline: Deadline): void {
-      if (watched.delete(deadline) && watched.size === 0) park();
+      if (!deadline.watched) return;
+      deadline.watched = false;
+      if (--watched === 0) park();
     },
     stop: disarm,
   };
@@ -138,7 +152,7 @@ export function deadlineClock() {
 
 /** What a {@linkcode Call} needs from its session. */
 export interface CallCore {
-  pending: Map<number, Pending>;
+  pending: Map<number, Call>;
   clock: ReturnType<typeof deadlineClock>;
   /** Whether the call's cancellation is announced with `notifications/cancelled` now. */
   cancels(call: Call): boolean;
@@ -253,7 +267,7 @@ export class Call implements Pending, Deadline {
   private settle(): void {
     this.settled = true;
     this.core.pending.delete(this.id);
-    if (this.watched) this.core.clock.remove(this);
+    this.core.clock.remove(this);
     if (this.onAbort !== undefined) this.opts.signal?.removeEventListener("abort", this.onAbort);
   }
 

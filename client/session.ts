@@ -20,7 +20,7 @@ import {
 } from "../protocol/jsonrpc.ts";
 import type { SendOptions } from "../transports/transport.ts";
 import { asMcpError, cancelledError } from "./_errors.ts";
-import { Call, type CallCore, deadlineClock, type Pending } from "./_call.ts";
+import { Call, type CallCore, deadlineClock } from "./_call.ts";
 import type { Progress, RequestOptions } from "./types.ts";
 
 /** How a session reaches its link and the connection around it. */
@@ -86,10 +86,10 @@ function asTransportError(error: unknown): McpError {
  * @returns The session.
  */
 export function createSession(options: SessionOptions): Session {
-  const pending = new Map<number, Pending>();
+  const pending = new Map<number, Call>();
   let ended: McpError | undefined;
   let lastId = 0;
-  const clock = deadlineClock();
+  const clock = deadlineClock(() => pending.values());
 
   const notify = (method: string, params?: JsonObject): Promise<void> => {
     if (ended) return Promise.reject(ended);
@@ -136,7 +136,6 @@ export function createSession(options: SessionOptions): Session {
         call.expire(false); // already past its deadline: never sent
         return promise;
       }
-      call.watched = true;
       clock.add(call);
     }
 

@@ -21,7 +21,7 @@ import {
 } from "./_http.ts";
 import { authError } from "./_http_auth.ts";
 import type { LinkConfig, RequestHeaders } from "./_http_request.ts";
-import { readSse, type SseStream } from "./_sse.ts";
+import { SseReader } from "./_sse.ts";
 
 /** What the stream readers need from their link. */
 export interface StreamContext {
@@ -107,7 +107,7 @@ async function getStream(
 export async function readPostStream(context: StreamContext, post: PostStream): Promise<void> {
   const { request, what, signal } = post;
   const { maxEventBytes, reconnectDelay, maxReconnects } = context.config;
-  let stream: SseStream = readSse(post.response.body!, { maxEventBytes });
+  let stream = new SseReader(post.response.body!, maxEventBytes);
   let lastEventId: string | undefined;
   let retry: number | undefined;
   let idle = 0;
@@ -115,7 +115,7 @@ export async function readPostStream(context: StreamContext, post: PostStream): 
     let progressed = false;
     let broken: unknown;
     try {
-      for await (const event of stream) {
+      for (let event; (event = await stream.next()) !== undefined;) {
         progressed = true;
         if (event.data === "") continue;
         const message = context.decode(event.data, what);
@@ -129,6 +129,8 @@ export async function readPostStream(context: StreamContext, post: PostStream): 
       if (signal.aborted) throw abortError(signal);
       if (error instanceof McpError) throw error;
       broken = error;
+    } finally {
+      stream.close();
     }
     lastEventId = stream.lastEventId ?? lastEventId;
     retry = stream.retry ?? retry;
@@ -146,7 +148,7 @@ export async function readPostStream(context: StreamContext, post: PostStream): 
       }
       throw error;
     }
-    stream = readSse(resumed.body!, { maxEventBytes });
+    stream = new SseReader(resumed.body!, maxEventBytes);
   }
 }
 
@@ -168,9 +170,9 @@ export async function openGetStream(context: StreamContext, signal: AbortSignal)
     let wait: number;
     try {
       const response = await getStream(context, lastEventId, signal);
-      const stream = readSse(response.body!, { maxEventBytes });
+      const stream = new SseReader(response.body!, maxEventBytes);
       try {
-        for await (const event of stream) {
+        for (let event; (event = await stream.next()) !== undefined;) {
           failures = 0;
           if (event.data === "") continue;
           let message: JsonRpcMessage;
@@ -183,6 +185,7 @@ export async function openGetStream(context: StreamContext, signal: AbortSignal)
           context.deliver(message);
         }
       } finally {
+        stream.close();
         lastEventId = stream.lastEventId ?? lastEventId;
         retry = stream.retry ?? retry;
       }

@@ -2,10 +2,14 @@
  * Private: server-sent events read from a streaming HTTP body with `eventsource-parser`,
  * with a maximum event size. Comments (keep-alives) are skipped.
  *
+ * Every POST answered with an event stream makes one reader, so a reader is one object with
+ * its methods on the prototype, and the parsers (ten closures each) are pooled: a parser is
+ * reset when its stream ends and serves the next one.
+ *
  * @module
  */
 
-import { createParser } from "eventsource-parser";
+import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
 import { utf8Length } from "./_http.ts";
 
@@ -21,129 +25,230 @@ export interface SseEvent {
   retry?: number;
 }
 
-/** The events of one stream, with what a reconnect needs once they end. */
-export interface SseStream extends AsyncIterable<SseEvent> {
-  /** The last event id the stream set (also by blocks without data). */
-  readonly lastEventId: string | undefined;
-  /** The latest `retry:` value, in milliseconds. */
-  readonly retry: number | undefined;
-}
-
-/** Options for {@linkcode readSse}. */
-export interface ReadSseOptions {
-  /** The largest event accepted, in bytes of data (and characters buffered while parsing). */
-  maxEventBytes: number;
-}
-
 /** How long, and how many bytes, the rest of a body left early is drained before cancelling. */
 const DRAIN_MS = 1_000;
 const DRAIN_BYTES = 64 * 1024;
 
-/**
- * Reads what is left of a body the caller no longer needs, so that the connection can be
- * reused (cancelling a response body mid-way makes most runtimes drop the connection). A
- * body that does not end soon, or is large, is cancelled after all.
- */
-function drainRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
-  let left = DRAIN_BYTES;
-  const timer = setTimeout(() => reader.cancel().catch(() => {}), DRAIN_MS);
-  const step = (): Promise<void> =>
-    reader.read().then(({ done, value }) => {
-      if (done) return;
-      left -= value?.byteLength ?? 0;
-      if (left < 0) return reader.cancel();
-      return step();
-    });
-  step().catch(() => {}).finally(() => clearTimeout(timer));
-}
+/** Idle parsers kept per event size limit. */
+const POOL_SIZE = 16;
 
-/**
- * Reads the events of an SSE body. Iterating consumes the body; leaving the loop early drains
- * the rest in the background (briefly, and a bounded amount) so that the connection stays
- * reusable, and an error cancels it. An event over `maxEventBytes` throws an `McpError` of kind
- * `protocol` (reason `event_too_large`) after cancelling the stream.
- *
- * @param body The response body.
- * @param options The size limit.
- * @returns The events, plus the last event id and retry delay.
- */
-export function readSse(body: ReadableStream<Uint8Array>, options: ReadSseOptions): SseStream {
-  const limit = options.maxEventBytes;
-  let lastEventId: string | undefined;
-  let retry: number | undefined;
-  let overflow = false;
-  const ready: SseEvent[] = [];
-  const parser = createParser({
+/** The reader whose chunk a parser is parsing (`feed` is synchronous). */
+let feeding: SseReader | undefined;
+
+const pools = new Map<number, EventSourceParser[]>();
+
+function takeParser(limit: number): EventSourceParser {
+  const parser = pools.get(limit)?.pop();
+  if (parser !== undefined) return parser;
+  return createParser({
     maxBufferSize: limit,
-    onId(id) {
-      lastEventId = id === "" ? undefined : id;
-    },
-    onRetry(ms) {
-      retry = ms;
-    },
-    onEvent(message) {
-      if (utf8Length(message.data, limit) > limit) {
-        overflow = true;
-        return;
-      }
-      const event: SseEvent = { data: message.data };
-      if (message.id !== undefined && message.id !== "") event.id = message.id;
-      if (message.event !== undefined) event.event = message.event;
-      if (retry !== undefined) event.retry = retry;
-      ready.push(event);
-    },
-    onError(error) {
-      if (error.type === "max-buffer-size-exceeded") overflow = true;
+    onId: (id) => feeding!.onId(id),
+    onRetry: (ms) => feeding!.onRetry(ms),
+    onEvent: (message) => feeding!.onEvent(message),
+    onError: (error) => {
+      if (error.type === "max-buffer-size-exceeded") feeding!.overflow = true;
       // Invalid `retry:` values and unknown fields are ignored, as browsers do.
     },
   });
+}
 
-  async function* events(): AsyncGenerator<SseEvent> {
-    // A plain reader and a streaming decoder: a TextDecoderStream would add a transform
-    // stream (and its promises) to every response.
-    const decoder = new TextDecoder();
-    const reader = body.getReader();
-    let finished = false;
-    let failed = false;
-    try {
-      while (true) {
-        const { done, value } = await reader.read();
-        if (done) {
-          finished = true;
-          const tail = decoder.decode();
-          if (tail !== "") parser.feed(tail);
-          while (ready.length > 0) yield ready.shift()!;
-          return;
-        }
-        parser.feed(decoder.decode(value, { stream: true }));
-        if (overflow) {
-          failed = true;
-          throw new McpError(
-            `The server sent a stream event larger than the limit of ${limit} bytes`,
-            { kind: "protocol", reason: "event_too_large", data: { limit } },
-          );
-        }
-        while (ready.length > 0) yield ready.shift()!;
+function returnParser(limit: number, parser: EventSourceParser): void {
+  parser.reset();
+  let pool = pools.get(limit);
+  if (pool === undefined) pools.set(limit, pool = []);
+  if (pool.length < POOL_SIZE) pool.push(parser);
+}
+
+function cancelReader(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  try {
+    reader.cancel().catch(() => {});
+  } catch {
+    // Refused outright (an edge runtime's body of another request): the drain's byte
+    // bound still ends it.
+  }
+}
+
+const STREAMING: TextDecodeOptions = { stream: true };
+
+/**
+ * The bodies being drained, each with when its drain began, behind one shared timer: a
+ * timer per drain would cost more than the drain (every POST answered with an event stream
+ * is drained once its response is in). The timer runs only while there are drains, and
+ * cancels each one still running `DRAIN_MS` after it began.
+ */
+const draining = new Map<ReadableStreamDefaultReader<Uint8Array>, number>();
+let sweeper: ReturnType<typeof setTimeout> | undefined;
+
+function sweep(): void {
+  sweeper = undefined;
+  const now = Date.now();
+  let next = Infinity;
+  for (const [reader, began] of draining) {
+    if (now - began >= DRAIN_MS) {
+      draining.delete(reader);
+      cancelReader(reader);
+    } else if (began + DRAIN_MS < next) next = began + DRAIN_MS;
+  }
+  if (next !== Infinity) sweeper = setTimeout(sweep, next - now);
+}
+
+function watchDrain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  draining.set(reader, Date.now());
+  sweeper ??= setTimeout(sweep, DRAIN_MS);
+}
+
+function unwatchDrain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  if (!draining.delete(reader) || draining.size > 0 || sweeper === undefined) return;
+  clearTimeout(sweeper);
+  sweeper = undefined;
+}
+
+/**
+ * Reads the events of an SSE body, one {@linkcode SseReader.next} at a time. A reader must be
+ * closed when its consumer stops ({@linkcode SseReader.close}, in a `finally`): a body left
+ * early is drained in the background (briefly, and a bounded amount) so that its connection
+ * stays reusable, and a body whose reading failed is cancelled. An event over
+ * `maxEventBytes` throws an `McpError` of kind `protocol` (reason `event_too_large`).
+ *
+ * @example
+ * ```ts ignore
+ * const events = new SseReader(response.body!, 1_048_576);
+ * try {
+ *   for (let event; (event = await events.next()) !== undefined;) console.log(event.data);
+ * } finally {
+ *   events.close();
+ * }
+ * ```
+ */
+export class SseReader {
+  /** The last event id the stream set (also by blocks without data). */
+  lastEventId: string | undefined;
+  /** The latest `retry:` value, in milliseconds. */
+  retry: number | undefined;
+  /** An event (or a line being parsed) went over the limit. */
+  overflow = false;
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  // A plain reader and a streaming decoder: a TextDecoderStream would add a transform
+  // stream (and its promises) to every response.
+  private readonly decoder = new TextDecoder();
+  private parser: EventSourceParser | undefined;
+  private readonly ready: SseEvent[] = [];
+  private finished = false;
+  private failed = false;
+
+  /**
+   * @param body The response body.
+   * @param limit The largest event accepted, in bytes of data (and characters buffered
+   *   while parsing).
+   */
+  constructor(body: ReadableStream<Uint8Array>, readonly limit: number) {
+    this.reader = body.getReader();
+    this.parser = takeParser(limit);
+  }
+
+  /** The next event; `undefined` once the body has ended. */
+  async next(): Promise<SseEvent | undefined> {
+    while (this.ready.length === 0) {
+      if (this.finished) return undefined;
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await this.reader.read();
+      } catch (error) {
+        this.failed = true;
+        throw error;
       }
-    } catch (error) {
-      failed = true;
-      throw error;
+      if (chunk.done) {
+        this.finished = true;
+        this.feed(this.decoder.decode());
+        this.release();
+      } else {
+        this.feed(this.decoder.decode(chunk.value, STREAMING));
+      }
+      if (this.overflow) {
+        this.failed = true;
+        throw new McpError(
+          `The server sent a stream event larger than the limit of ${this.limit} bytes`,
+          { kind: "protocol", reason: "event_too_large", data: { limit: this.limit } },
+        );
+      }
+    }
+    return this.ready.shift();
+  }
+
+  /**
+   * Done with the stream: nothing to do after its end; a failed read cancels the body; a
+   * body left early is drained in the background, then cancelled if it runs on.
+   */
+  close(): void {
+    this.release();
+    if (this.finished) return;
+    this.finished = true;
+    if (this.failed) cancelReader(this.reader);
+    else void this.drain();
+  }
+
+  /** @internal Parser callback. */
+  onId(id: string): void {
+    this.lastEventId = id === "" ? undefined : id;
+  }
+
+  /** @internal Parser callback. */
+  onRetry(ms: number): void {
+    this.retry = ms;
+  }
+
+  /** @internal Parser callback. */
+  onEvent(message: EventSourceMessage): void {
+    if (utf8Length(message.data, this.limit) > this.limit) {
+      this.overflow = true;
+      return;
+    }
+    const event: SseEvent = { data: message.data };
+    if (message.id !== undefined && message.id !== "") event.id = message.id;
+    if (message.event !== undefined) event.event = message.event;
+    if (this.retry !== undefined) event.retry = this.retry;
+    this.ready.push(event);
+  }
+
+  private feed(text: string): void {
+    if (text === "" || this.parser === undefined || this.overflow) return;
+    feeding = this;
+    try {
+      this.parser.feed(text);
+    } catch {
+      // A parser that overflowed refuses further input.
+      this.overflow = true;
     } finally {
-      // Left early by the consumer (its response came in): drain; on an error: cancel.
-      if (finished) {
-        // Nothing left to read.
-      } else if (failed) await reader.cancel().catch(() => {});
-      else drainRest(reader);
+      feeding = undefined;
     }
   }
 
-  return {
-    get lastEventId() {
-      return lastEventId;
-    },
-    get retry() {
-      return retry;
-    },
-    [Symbol.asyncIterator]: events,
-  };
+  private release(): void {
+    if (this.parser === undefined) return;
+    returnParser(this.limit, this.parser);
+    this.parser = undefined;
+  }
+
+  /**
+   * Reads what is left of a body the consumer no longer needs, so that the connection can be
+   * reused (cancelling a response body mid-way makes most runtimes drop the connection). A
+   * body that does not end soon, or is large, is cancelled after all.
+   */
+  private async drain(): Promise<void> {
+    const reader = this.reader;
+    watchDrain(reader);
+    let left = DRAIN_BYTES;
+    try {
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        left -= value.byteLength;
+        if (left < 0) return cancelReader(reader);
+      }
+    } catch {
+      // Cancelled by the sweeper, or the connection broke: either way, done with it.
+    } finally {
+      unwatchDrain(reader);
+    }
+  }
 }

@@ -2,7 +2,7 @@
 import { isMcpError } from "../../protocol/errors.ts";
 import { linkSignals, retryAfterMs } from "../../transports/_http.ts";
 import { describeChallenge, summarizeChallenge } from "../../transports/_http_auth.ts";
-import { readSse, type SseEvent } from "../../transports/_sse.ts";
+import { type SseEvent, SseReader } from "../../transports/_sse.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { waitFor } from "./_http_helpers.ts";
 
@@ -22,20 +22,34 @@ function body(chunks: string[], onCancel?: () => void): ReadableStream<Uint8Arra
   });
 }
 
-async function collect(stream: AsyncIterable<SseEvent>): Promise<SseEvent[]> {
+/** Reads every event, closing the reader as its consumers do. */
+async function collect(stream: SseReader): Promise<SseEvent[]> {
   const events: SseEvent[] = [];
-  for await (const event of stream) events.push(event);
+  try {
+    for (let event; (event = await stream.next()) !== undefined;) events.push(event);
+  } finally {
+    stream.close();
+  }
   return events;
 }
 
+/** Reads the first event, then leaves the stream early. */
+async function first(stream: SseReader): Promise<SseEvent | undefined> {
+  try {
+    return await stream.next();
+  } finally {
+    stream.close();
+  }
+}
+
 test("sse: events, multi-line data, comments, ids and retry, across chunk splits", async () => {
-  const stream = readSse(
+  const stream = new SseReader(
     body([
       ": keep-alive\n\nid: 1\nretry: 250\nda",
       'ta: \n\nevent: message\ndata: {"a":\ndata: 1}\n',
       "\nid: 7\n\n:comment\r\ndata: last\r\n\r\n",
     ]),
-    { maxEventBytes: 1024 },
+    1024,
   );
   const events = await collect(stream);
   assertEquals(events, [
@@ -50,11 +64,11 @@ test("sse: events, multi-line data, comments, ids and retry, across chunk splits
 test("sse: an oversized event is a protocol error and cancels the body", async () => {
   let cancelled = false;
   const big = "x".repeat(3000);
-  const stream = readSse(
+  const stream = new SseReader(
     body([`data: ${big.slice(0, 1500)}`, `${big.slice(1500)}\n\n`, "data: more\n\n"], () => {
       cancelled = true;
     }),
-    { maxEventBytes: 2048 },
+    2048,
   );
   try {
     await collect(stream);
@@ -68,7 +82,7 @@ test("sse: an oversized event is a protocol error and cancels the body", async (
 });
 
 test("sse: the byte limit counts UTF-8 bytes of the data", async () => {
-  const stream = readSse(body([`data: ${"é".repeat(600)}\n\n`]), { maxEventBytes: 1000 });
+  const stream = new SseReader(body([`data: ${"é".repeat(600)}\n\n`]), 1000);
   try {
     await collect(stream);
     throw new Error("expected a rejection");
@@ -82,7 +96,7 @@ test("sse: leaving the loop early drains a body that ends, without cancelling it
   let ended = false;
   const encoder = new TextEncoder();
   const chunks = ["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"];
-  const stream = readSse(
+  const stream = new SseReader(
     new ReadableStream<Uint8Array>({
       pull(controller) {
         const next = chunks.shift();
@@ -93,47 +107,62 @@ test("sse: leaving the loop early drains a body that ends, without cancelling it
         cancelled = true;
       },
     }),
-    { maxEventBytes: 100 },
+    100,
   );
-  for await (const event of stream) {
-    assertEquals(event.data, "1");
-    break;
-  }
+  assertEquals((await first(stream))?.data, "1");
   await waitFor(() => ended, 1000, "the rest of the body to be read");
   assertEquals(cancelled, false, "a body read to its end keeps its connection");
 });
 
 test("sse: leaving the loop early cancels a body that stays open (bounded drain)", async () => {
   let cancelled = false;
-  const stream = readSse(
+  const stream = new SseReader(
     body(["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"], () => {
       cancelled = true;
     }),
-    { maxEventBytes: 100 },
+    100,
   );
-  for await (const event of stream) {
-    assertEquals(event.data, "1");
-    break;
-  }
+  assertEquals((await first(stream))?.data, "1");
   await waitFor(() => cancelled, 3000, "the open body to be cancelled");
 });
 
 test("sse: leaving the loop early cancels a large remainder at once", async () => {
   let cancelled = false;
   const big = "data: " + "x".repeat(16 * 1024) + "\n\n";
-  const stream = readSse(
+  const stream = new SseReader(
     body(["data: 1\n\n", ...Array.from({ length: 8 }, () => big)], () => {
       cancelled = true;
     }),
-    { maxEventBytes: 100_000 },
+    100_000,
   );
   const started = Date.now();
-  for await (const event of stream) {
-    assertEquals(event.data, "1");
-    break;
-  }
+  assertEquals((await first(stream))?.data, "1");
   await waitFor(() => cancelled, 3000, "the large remainder to be cancelled");
   assert(Date.now() - started < 900, "cancelled before the drain time ran out");
+});
+
+test("sse: a stream left mid-event or over the limit leaves nothing to the next one", async () => {
+  // Parsers are pooled per limit: whatever a stream left behind must not reach the next.
+  const partial = new SseReader(body(["data: 1\n\nid: 9\nevent: x\ndata: half"], () => {}), 64);
+  assertEquals((await first(partial))?.data, "1");
+  const over = new SseReader(body([`data: ${"y".repeat(100)}`]), 64);
+  try {
+    await collect(over);
+    throw new Error("expected a rejection");
+  } catch (error) {
+    assert(isMcpError(error) && error.reason === "event_too_large", String(error));
+  }
+  const next = new SseReader(body(["data: 2\n\n"]), 64);
+  assertEquals(await collect(next), [{ data: "2" }]);
+  assertEquals(next.lastEventId, undefined, "no id carried over");
+});
+
+test("sse: streams read at the same time keep their own partial lines", async () => {
+  const one = new SseReader(body(["id: a\nda", "ta: one\n", "\n"]), 1024);
+  const two = new SseReader(body(["data: tw", "o\nid: b\n", "\n"]), 1024);
+  const [a, b] = await Promise.all([collect(one), collect(two)]);
+  assertEquals(a, [{ id: "a", data: "one" }]);
+  assertEquals(b, [{ id: "b", data: "two" }]);
 });
 
 test("http helpers: Retry-After as seconds or an HTTP-date", () => {
