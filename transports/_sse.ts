@@ -6,10 +6,14 @@
  * its methods on the prototype, and the parsers (ten closures each) are pooled: a parser is
  * reset when its stream ends and serves the next one.
  *
+ * `eventsource-parser` loads with the first event stream: a client whose server answers in
+ * JSON never loads it (under Deno and Bun, the first npm package a program loads also brings
+ * in the runtime's package resolution, about 2 MB of resident memory).
+ *
  * @module
  */
 
-import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
+import type { EventSourceMessage, EventSourceParser, ParserConfig } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
 import { utf8Length } from "./_http.ts";
 
@@ -37,10 +41,23 @@ let feeding: SseReader | undefined;
 
 const pools = new Map<number, EventSourceParser[]>();
 
+let createParser: ((config: ParserConfig) => EventSourceParser) | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads `eventsource-parser` (once); until then {@linkcode takeParser} cannot run. */
+function loadParser(): Promise<void> {
+  return loading ??= import("eventsource-parser").then((module) => {
+    createParser = module.createParser;
+  }, (error) => {
+    loading = undefined;
+    throw error;
+  });
+}
+
 function takeParser(limit: number): EventSourceParser {
   const parser = pools.get(limit)?.pop();
   if (parser !== undefined) return parser;
-  return createParser({
+  return createParser!({
     maxBufferSize: limit,
     onId: (id) => feeding!.onId(id),
     onRetry: (ms) => feeding!.onRetry(ms),
@@ -143,11 +160,22 @@ export class SseReader {
    */
   constructor(body: ReadableStream<Uint8Array>, readonly limit: number) {
     this.reader = body.getReader();
-    this.parser = takeParser(limit);
   }
 
   /** The next event; `undefined` once the body has ended. */
   async next(): Promise<SseEvent | undefined> {
+    if (this.parser === undefined && !this.finished) {
+      if (createParser === undefined) {
+        try {
+          await loadParser();
+        } catch (error) {
+          this.failed = true;
+          throw error;
+        }
+        if (this.finished) return undefined; // closed meanwhile
+      }
+      this.parser = takeParser(this.limit);
+    }
     while (this.ready.length === 0) {
       if (this.finished) return undefined;
       let chunk: ReadableStreamReadResult<Uint8Array>;

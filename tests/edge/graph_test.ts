@@ -140,8 +140,8 @@ test("edge graph: the text walk agrees with deno info on http.ts and mod.ts", ()
   assertArrayIncludes(external, ["eventsource-parser"]);
 });
 
-test("load graph: OAuth libraries and Hono load on first use, not with either entry", () => {
-  const lazy = ["jose", "oauth4webapi"];
+test("load graph: OAuth libraries, the SSE parser and Hono load on first use, not with either entry", () => {
+  const lazy = ["eventsource-parser", "jose", "oauth4webapi"];
   for (const entry of ["mod.ts", "http.ts"]) {
     const eager = walkGraph(entry, { eager: true });
     const loaded = lazy.filter((name) => eager.external.has(name));

@@ -153,6 +153,27 @@ test("workerd: a worker using ./http calls a tool on a modern server on 127.0.0.
   }
 }, { timeout: 60_000 });
 
+test("workerd: answers over an event stream load the SSE parser inside the worker", async () => {
+  // The parser is imported on first use: the bundle must carry it, and workerd must run it.
+  await using fixture = await startHttpFixture({ http: { response: "sse" } });
+  const mf = await startWorker();
+  try {
+    const { status, answer } = await runJob(mf, {
+      url: fixture.url.href,
+      tool: "echo",
+      args: { message: "streamed to the edge" },
+    });
+    assertEquals(answer.error, undefined);
+    assertEquals(status, 200);
+    assertEquals(answer.era, "modern");
+    assertEquals(text(answer.result), "streamed to the edge");
+    const call = fixture.requests.find((r) => r.headers["mcp-method"] === "tools/call");
+    assert(call !== undefined, "the call reached the fixture");
+  } finally {
+    await mf.dispose();
+  }
+}, { timeout: 60_000 });
+
 test("workerd: a worker using ./http speaks legacy with a session and DELETEs it", async () => {
   await using fixture = await startHttpFixture({ core: { mode: "legacy-only" } });
   const mf = await startWorker();
