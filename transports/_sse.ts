@@ -90,8 +90,10 @@ const STREAMING: TextDecodeOptions = { stream: true };
 /**
  * The bodies being drained, each with when its drain began, behind one shared timer: a
  * timer per drain would cost more than the drain (every POST answered with an event stream
- * is drained once its response is in). The timer runs only while there are drains, and
- * cancels each one still running `DRAIN_MS` after it began.
+ * is drained once its response is in). The timer cancels each drain still running
+ * `DRAIN_MS` after it began, and re-arms only while drains remain. It is not cleared when
+ * the last drain ends (the next one, usually a moment later, reuses it) and holds no process
+ * open: a drain's own pending read does that.
  */
 const draining = new Map<ReadableStreamDefaultReader<Uint8Array>, number>();
 let sweeper: ReturnType<typeof setTimeout> | undefined;
@@ -106,18 +108,18 @@ function sweep(): void {
       cancelReader(reader);
     } else if (began + DRAIN_MS < next) next = began + DRAIN_MS;
   }
-  if (next !== Infinity) sweeper = setTimeout(sweep, next - now);
+  if (next !== Infinity) arm(next - now);
+}
+
+function arm(ms: number): void {
+  sweeper = setTimeout(sweep, ms);
+  // Deno, Bun and Node timers can be unreferenced; edge runtimes end with the request.
+  (sweeper as { unref?: () => void }).unref?.();
 }
 
 function watchDrain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
   draining.set(reader, Date.now());
-  sweeper ??= setTimeout(sweep, DRAIN_MS);
-}
-
-function unwatchDrain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
-  if (!draining.delete(reader) || draining.size > 0 || sweeper === undefined) return;
-  clearTimeout(sweeper);
-  sweeper = undefined;
+  if (sweeper === undefined) arm(DRAIN_MS);
 }
 
 /**
@@ -276,7 +278,7 @@ export class SseReader {
     } catch {
       // Cancelled by the sweeper, or the connection broke: either way, done with it.
     } finally {
-      unwatchDrain(reader);
+      draining.delete(reader);
     }
   }
 }
