@@ -34,7 +34,6 @@ import {
   parseFlags,
   pick,
   printTable,
-  quantile,
   ratio,
   readLines,
   type Row,
@@ -42,19 +41,20 @@ import {
   runtimeArgv,
   runWorker,
   scriptArgs,
-  sequential,
   spawn,
 } from "./_lib.ts";
 import {
   checkEcho,
   finishDriver,
   measureCalls,
+  measureTurns,
   printContext,
   printErrors,
   runMatrix,
+  runTurns,
   startDriver,
 } from "./_driver.ts";
-import type { ClientName, Mode, ServerName, Session } from "./_stdio_clients.ts";
+import type { ClientName, Mode, ServerName } from "./_stdio_clients.ts";
 
 const CLIENTS: ClientName[] = ["raw", "ours", "official"];
 const flags = parseFlags(scriptArgs());
@@ -72,7 +72,9 @@ async function worker(): Promise<void> {
   const mode = (flags.get("mode") ?? "auto") as Mode;
   const inFlight = numberFlag(flags, "inflight", 32);
   if (kase === "latency") {
-    await latencyWorker(url, mode, inFlight);
+    // All three against one server, taking turns.
+    const connect = (name: ClientName) => connectHttp(name, url, mode);
+    await measureTurns(flags, CLIENTS, connect, { seq: 300, par: 1000 });
     exit(0);
   }
   const base = { client, server: flags.get("server"), case: kase };
@@ -107,55 +109,6 @@ async function worker(): Promise<void> {
     throw new Error(`unknown --case ${kase}`);
   }
   exit(0);
-}
-
-/**
- * Case `latency`: every contestant in one process against one server, taking turns. After the
- * same warm-up each, rounds of `block` sequential calls go to each client in turn (the order
- * rotating every round), so that the server's own warm-up, the machine's load and its
- * frequency drift fall on all three alike. One process per client cannot give that: each
- * meets a fresh server, and on two shared cores the server's state moves a sequential p50 by
- * more than the clients differ. Emits every client's p50 and p99.
- */
-async function latencyWorker(url: string, mode: Mode, inFlight: number): Promise<void> {
-  const rounds = numberFlag(flags, "rounds", 40);
-  const block = numberFlag(flags, "block", 50);
-  const sessions = new Map<ClientName, Session>();
-  for (const client of CLIENTS) {
-    const session = await connectHttp(client, url, mode);
-    await checkEcho(session);
-    sessions.set(client, session);
-  }
-  for (let round = 0; round < 2; round++) {
-    for (const session of sessions.values()) {
-      await sequential(session.call, 300);
-      await concurrent(session.call, 1000, inFlight);
-    }
-  }
-  const times = new Map<ClientName, number[]>(CLIENTS.map((client) => [client, []]));
-  for (let round = 0; round < rounds; round++) {
-    for (let i = 0; i < CLIENTS.length; i++) {
-      const client = CLIENTS[(i + round) % CLIENTS.length];
-      const call = sessions.get(client)!.call;
-      const into = times.get(client)!;
-      for (let n = 0; n < block; n++) {
-        const start = performance.now();
-        await call();
-        into.push(performance.now() - start);
-      }
-    }
-  }
-  const latency: Record<string, { p50: number; p99: number; era: string }> = {};
-  for (const [client, samples] of times) {
-    const sorted = Float64Array.from(samples).sort();
-    latency[client] = {
-      p50: quantile(sorted, 0.5),
-      p99: quantile(sorted, 0.99),
-      era: sessions.get(client)!.era,
-    };
-  }
-  await Promise.all([...sessions.values()].map((session) => session.close()));
-  emitResult({ latency });
 }
 
 // ---- servers -------------------------------------------------------------------------------
@@ -254,45 +207,25 @@ async function driver(): Promise<void> {
       await running?.stop();
     }
   });
-  // The interleaved latency case: one worker per run and server, every client inside it.
-  for (let run = 0; run < runs; run++) {
-    for (const server of servers) {
-      const t = performance.now();
+  // The latency case: one worker per run and server, every client inside it.
+  results.push(
+    ...await runTurns(setup, CLIENTS, async (server) => {
       const [rounds, block] = quick
         ? ["10", "30"]
         : server === "minimal"
         ? ["40", "50"]
         : ["20", "25"];
-      let running: RunningServer | undefined;
-      let result: Record<string, unknown>;
+      const running = await startServer(server);
       try {
-        running = await startServer(server);
         const args = ["--worker", "--case", "latency", "--url", running.url, "--mode", mode];
-        args.push(
-          "--rounds",
-          flags.get("rounds") ?? rounds,
-          "--block",
-          flags.get("block") ?? block,
-        );
-        result = await runWorker(runtimeArgv(script, args), 300_000);
-      } catch (error) {
-        result = { error: String(error) };
+        args.push("--rounds", flags.get("rounds") ?? rounds);
+        args.push("--block", flags.get("block") ?? block);
+        return await runWorker(runtimeArgv(script, args), 300_000);
       } finally {
-        await running?.stop();
+        await running.stop();
       }
-      const latency = result.latency as Record<string, Record<string, unknown>> | undefined;
-      for (const client of CLIENTS) {
-        const row = latency?.[client] ?? { error: result.error ?? "no result" };
-        const { p50, p99, ...rest } = row;
-        results.push({ run, client, server, case: "latency", ...rest, seqP50: p50, seqP99: p99 });
-      }
-      const note = latency === undefined ? `ERROR ${result.error}` : "ok";
-      console.error(
-        `  run ${run + 1}/${runs} ${server} latency (all clients, interleaved): ${note} ` +
-          `(${((performance.now() - t) / 1000).toFixed(1)} s)`,
-      );
-    }
-  }
+    }),
+  );
   report(results, servers, runs);
   await finishDriver(flags, setup, results);
 }
@@ -347,7 +280,7 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
     const callsLabel = fmt(median(pick(rows, { server, case: "listeners" }, "listenerCalls")), 0);
     console.log("\n  goals (median of per-run comparisons):");
     console.log(goalLine(
-      "sequential p50 (interleaved): ours − raw fetch",
+      "sequential p50 (taking turns): ours − raw fetch",
       ratio(rows, runs, [turns("ours"), "seqP50"], [turns("raw"), "seqP50"], (x, y) => x - y),
       (v) => v <= 0.1,
       "≤ 0.1 ms",
@@ -380,7 +313,7 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
       "",
     );
     context(
-      "sequential p50 (interleaved): official − raw fetch",
+      "sequential p50 (taking turns): official − raw fetch",
       ratio(rows, runs, [turns("official"), "seqP50"], [turns("raw"), "seqP50"], (x, y) => x - y),
       " ms",
     );
