@@ -1,8 +1,8 @@
 /**
- * Private: resource subscriptions in the modern era. One `subscriptions/listen` whose filter
- * holds every subscribed URI, replaced by a new listen (once acknowledged) when the set
- * changes, routed by `subscriptionId`, reopened after a drop with backoff, and opened again
- * each time the connection becomes ready.
+ * Private: change notifications in the modern era. One `subscriptions/listen` whose filter
+ * holds every subscribed URI and the list changes the client follows, replaced by a new listen
+ * (once acknowledged) when that filter changes, routed by `subscriptionId`, reopened after a
+ * drop with backoff, and opened again each time the connection becomes ready.
  *
  * @module
  */
@@ -33,12 +33,30 @@ export interface ListenSettings {
   warn(message: string): void;
 }
 
+/** The list changes a listen asks for (`SubscriptionFilter`'s flags). */
+export const LIST_FLAGS = [
+  "toolsListChanged",
+  "promptsListChanged",
+  "resourcesListChanged",
+] as const;
+
+/** One of {@linkcode LIST_FLAGS}. */
+export type ListFlag = typeof LIST_FLAGS[number];
+
+/** What a listen asks for: URIs and list changes. */
+export interface ListenFilter {
+  /** The subscribed URIs (`resourceSubscriptions`). */
+  uris: string[];
+  /** The list changes followed. */
+  lists: ListFlag[];
+}
+
 /** What the listens need from the client. */
 export interface ListenDeps extends ListenSettings {
   /** The connection. */
   connection: Pick<Connection, "stream" | "status">;
-  /** The subscribed URIs: a listen's filter. */
-  uris: ReadonlySet<string>;
+  /** What the listen in force should ask for now (nothing: no listen). */
+  filter(): ListenFilter;
 }
 
 /** One `subscriptions/listen` request. */
@@ -47,6 +65,10 @@ export interface Listen {
   id?: JsonRpcId;
   /** The URIs of its filter. */
   uris: string[];
+  /** The list changes of its filter. */
+  lists: ListFlag[];
+  /** The list changes the server acknowledged, once it did. */
+  ackedLists?: Set<ListFlag>;
   /** Ends it. */
   controller: AbortController;
   /** The URIs the server acknowledged, once it did. */
@@ -87,6 +109,18 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item) => b.includes(item));
 }
 
+function isEmpty(filter: ListenFilter): boolean {
+  return filter.uris.length === 0 && filter.lists.length === 0;
+}
+
+/** The request's `notifications` (a missing field means "not asked for"). */
+function filterParams(uris: string[], lists: ListFlag[]): JsonObject {
+  const notifications: JsonObject = {};
+  for (const flag of lists) notifications[flag] = true;
+  if (uris.length > 0) notifications.resourceSubscriptions = uris;
+  return notifications;
+}
+
 /**
  * Creates the modern listens of a client.
  *
@@ -94,7 +128,8 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
  * @returns The listens.
  */
 export function createListens(deps: ListenDeps): Listens {
-  const { connection, uris, warn } = deps;
+  const { connection, warn } = deps;
+  const wanted = () => !isEmpty(deps.filter());
   // Ids of listens we opened, newest last (bounded): their messages are ours to route.
   const ours: JsonRpcId[] = [];
   let active: Listen | undefined;
@@ -128,12 +163,13 @@ export function createListens(deps: ListenDeps): Listens {
     }
     if (listen !== active) return;
     active = undefined;
-    if (!listen.closing && !closed && uris.size > 0) scheduleReopen();
+    if (!listen.closing && !closed && wanted()) scheduleReopen();
   };
 
-  const open = (wanted: string[]): Listen => {
+  const open = (filter: ListenFilter): Listen => {
     const listen: Listen = {
-      uris: wanted,
+      uris: filter.uris,
+      lists: filter.lists,
       controller: new AbortController(),
       ack: Promise.withResolvers<Set<string>>(),
       ended: false,
@@ -144,7 +180,7 @@ export function createListens(deps: ListenDeps): Listens {
     opening.add(listen);
     connection.stream(
       "subscriptions/listen",
-      { notifications: { resourceSubscriptions: wanted } },
+      { notifications: filterParams(filter.uris, filter.lists) },
       {
         signal: listen.controller.signal,
         onId: (id) => {
@@ -188,23 +224,23 @@ export function createListens(deps: ListenDeps): Listens {
     }
   };
 
-  /** Makes the open listen match the subscribed URIs; the listen afterwards, if any. */
+  /** Makes the open listen match the filter; the listen afterwards, if any. */
   const sync = async (timeout: number): Promise<Listen | undefined> => {
     if (closed) return undefined;
-    const wanted = [...uris];
+    const filter = deps.filter();
     const current = active;
     if (
       current !== undefined && !current.ended && current.generation === generation &&
-      sameSet(current.uris, wanted)
+      sameSet(current.uris, filter.uris) && sameSet(current.lists, filter.lists)
     ) {
       return current;
     }
-    if (wanted.length === 0) {
+    if (isEmpty(filter)) {
       active = undefined;
       stop(current);
       return undefined;
     }
-    const listen = open(wanted);
+    const listen = open(filter);
     await acknowledged(listen, timeout); // the acknowledgment put it in force
     if (listen.ended) {
       throw new McpError("The new subscriptions/listen ended right after its acknowledgment", {
@@ -243,7 +279,7 @@ export function createListens(deps: ListenDeps): Listens {
     const wait = deps.backoff === false ? 1_000 : backoffDelay(reopens, deps.backoff, deps.random);
     reopenTimer = setTimeout(() => {
       reopenTimer = undefined;
-      if (closed || uris.size === 0 || connection.status().state !== "ready") return;
+      if (closed || !wanted() || connection.status().state !== "ready") return;
       resync(deps.requestTimeout).catch((error) => {
         warn(`Could not reopen subscriptions/listen: ${error}`);
         if (active === undefined) scheduleReopen();
@@ -273,6 +309,7 @@ export function createListens(deps: ListenDeps): Listens {
           ? filter.resourceSubscriptions.filter((uri): uri is string => typeof uri === "string")
           : [];
         listen.acked = new Set(agreed);
+        listen.ackedLists = new Set(LIST_FLAGS.filter((flag) => filter[flag] === true));
         opening.delete(listen);
         takeOver(listen);
         listen.ack.resolve(listen.acked);
@@ -297,7 +334,7 @@ export function createListens(deps: ListenDeps): Listens {
     ready(era) {
       generation++;
       closed = false; // `reconnect()` revives a closed client, subscriptions included
-      if (uris.size === 0 || era !== "modern") return;
+      if (era !== "modern" || !wanted()) return;
       clearTimeout(reopenTimer);
       reopenTimer = undefined;
       reopens = 0;

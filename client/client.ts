@@ -12,7 +12,7 @@ import { inputContext } from "./mrtr.ts";
 import { createNotificationHub } from "./notifications.ts";
 import { createListCache, createToolCache } from "./list_cache.ts";
 import { listPage } from "./pagination.ts";
-import { createSubscriptions, type Subscriptions } from "./subscriptions.ts";
+import { createSubscriptions, type FollowedList, type Subscriptions } from "./subscriptions.ts";
 import { instructionsForLlm } from "./instructions.ts";
 import {
   callTool,
@@ -38,6 +38,8 @@ import type {
 } from "./types.ts";
 import { McpError } from "../protocol/errors.ts";
 import type { StreamableHttpTransport } from "../transports/streamable_http.ts";
+
+const ALL_LISTS: readonly FollowedList[] = ["tools", "prompts", "resources"];
 
 /**
  * Creates a client and returns at once: the connection runs in the background and requests
@@ -126,6 +128,10 @@ export function createClient(options: ClientOptions): McpClient {
     notify: connection.notify,
   };
   const close = () => connection.close();
+  const following = <T>(lists: readonly FollowedList[], result: T): T => {
+    subs.followLists(lists);
+    return result;
+  };
 
   const client: McpClient = {
     ready(timeout) {
@@ -181,10 +187,12 @@ export function createClient(options: ClientOptions): McpClient {
         nextCursor: page.nextCursor,
       } as ResourceTemplatesPage;
     },
-    listAllTools: (options) => tools.listAll(requester, options),
-    listAllPrompts: (options) => prompts.listAll(requester, options),
-    listAllResources: (options) => resources.listAll(requester, options),
-    listAllResourceTemplates: (options) => templates.listAll(requester, options),
+    // A cached listing follows its list's changes (modern servers send them only when asked).
+    listAllTools: (options) => following(["tools"], tools.listAll(requester, options)),
+    listAllPrompts: (options) => following(["prompts"], prompts.listAll(requester, options)),
+    listAllResources: (options) => following(["resources"], resources.listAll(requester, options)),
+    listAllResourceTemplates: (options) =>
+      following(["resources"], templates.listAll(requester, options)),
     cachedTools: () => tools.cached(),
     tool: (name) => tools.tool(name),
     callTool: (name, args, options) => callTool(requester, name, args, options),
@@ -229,8 +237,9 @@ export function createClient(options: ClientOptions): McpClient {
       const info = connection.serverInfo();
       return instructionsForLlm(info.instructions, info.serverInfo, { trusted: resolved.trusted });
     },
-    subscribeNotifications: (listener) => hub.subscribe(listener),
-    notifications: (options) => hub.iterate(options),
+    // Listeners hear every list change the server declares.
+    subscribeNotifications: (listener) => following(ALL_LISTS, hub.subscribe(listener)),
+    notifications: (options) => following(ALL_LISTS, hub.iterate(options)),
     [Symbol.asyncDispose]: close,
   };
   return client;

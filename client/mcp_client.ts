@@ -180,7 +180,9 @@ export interface McpClient {
    * Lists every tool, following `nextCursor`, through the cache: a fresh listing (within the
    * server's `ttlMs`, no list_changed since) is returned without asking the server;
    * otherwise one refresh runs at a time, shared by concurrent callers, and fills the cache
-   * even when every caller stopped waiting for it.
+   * even when every caller stopped waiting for it. From the first call on, the client follows
+   * the list's changes: a modern server that declares `tools.listChanged` sends them only on
+   * a `subscriptions/listen` that asks, so the client's listen asks for them too.
    */
   listAllTools(options?: ListAllOptions): Promise<Tool[]>;
   /** Lists every prompt through the cache, as `listAllTools` does. */
@@ -274,9 +276,16 @@ export interface McpClient {
    * handler.
    */
   notifyRootsChanged(): Promise<void>;
-  /** Receives server notifications (not progress); returns the unsubscribe function. */
+  /**
+   * Receives server notifications (not progress); returns the unsubscribe function. From the
+   * first listener on, the client follows every list change the server declares (in the
+   * modern era, by asking for them on its `subscriptions/listen`).
+   */
   subscribeNotifications(listener: NotificationListener): () => void;
-  /** Server notifications as an async iterator, until `signal` aborts or the client closes. */
+  /**
+   * Server notifications as an async iterator, until `signal` aborts or the client closes;
+   * list changes are followed as for `subscribeNotifications`.
+   */
   notifications(options?: { signal?: AbortSignal }): AsyncIterableIterator<ServerNotification>;
   /** Closes the client (`await using`). */
   [Symbol.asyncDispose](): Promise<void>;

@@ -1,8 +1,9 @@
 /**
- * Resource subscriptions in both eras. Legacy servers get `resources/subscribe` and
- * `resources/unsubscribe`; modern servers one `subscriptions/listen` whose filter holds every
- * subscribed URI (`_listen.ts`). Both are sent again each time the connection becomes ready
- * (a reconnect, or a renewed legacy session).
+ * Resource subscriptions in both eras, and list changes in the modern one. Legacy servers get
+ * `resources/subscribe` and `resources/unsubscribe` (and send list changes unasked); modern
+ * servers one `subscriptions/listen` whose filter holds every subscribed URI and the list
+ * changes the client follows (`_listen.ts`). Both are sent again each time the connection
+ * becomes ready (a reconnect, or a renewed legacy session).
  *
  * @module
  */
@@ -14,7 +15,7 @@ import { follow } from "./_async.ts";
 import { checkOptions, nonEmpty } from "./_checks.ts";
 import { subscriptionsNotSupported } from "./_errors.ts";
 import { isObject } from "./_json.ts";
-import { createListens, type ListenSettings } from "./_listen.ts";
+import { createListens, type ListenFilter, type ListenSettings, type ListFlag } from "./_listen.ts";
 import type { Connection } from "./connection.ts";
 import type { RequestOptions } from "./types.ts";
 
@@ -26,8 +27,24 @@ export interface SubscriptionDeps extends ListenSettings {
   connection: Pick<Connection, "request" | "stream" | "ready" | "serverInfo" | "status">;
 }
 
+/** A list whose changes a client can follow (`notifications/<list>/list_changed`). */
+export type FollowedList = "tools" | "prompts" | "resources";
+
+const FLAGS: Record<FollowedList, ListFlag> = {
+  tools: "toolsListChanged",
+  prompts: "promptsListChanged",
+  resources: "resourcesListChanged",
+};
+
 /** The subscriptions of one client. */
 export interface Subscriptions {
+  /**
+   * Follows changes to `lists` from now on (a cached listing, or notification listeners,
+   * want them). In the modern era, list changes arrive only on a listen that asked for them:
+   * the listen in force is replaced by one that also asks for those the server declares
+   * (`capabilities.<list>.listChanged`). Legacy servers send them unasked.
+   */
+  followLists(lists: readonly FollowedList[]): void;
   /** Subscribes to `uri` (see `McpClient.subscribe`). */
   subscribe(uri: string, options?: RequestOptions): Promise<void>;
   /** Ends the subscription to `uri` (see `McpClient.unsubscribe`). */
@@ -51,6 +68,11 @@ function supportsSubscribe(capabilities: Record<string, unknown>): boolean {
   return isObject(resources) && resources.subscribe === true;
 }
 
+function declaresListChanged(capabilities: Record<string, unknown>, list: FollowedList): boolean {
+  const declared = capabilities[list];
+  return isObject(declared) && declared.listChanged === true;
+}
+
 /**
  * Creates the subscriptions of a client.
  *
@@ -60,7 +82,17 @@ function supportsSubscribe(capabilities: Record<string, unknown>): boolean {
 export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
   const { connection, warn } = deps;
   const uris = new Set<string>();
-  const listens = createListens({ ...deps, uris });
+  const followed = new Set<FollowedList>();
+  /** The list changes to ask for: followed, and declared by the ready modern server. */
+  const lists = (): ListFlag[] => {
+    if (followed.size === 0 || connection.status().state !== "ready") return [];
+    const info = connection.serverInfo();
+    if (info.era !== "modern") return [];
+    return [...followed].filter((list) => declaresListChanged(info.capabilities, list))
+      .map((list) => FLAGS[list]);
+  };
+  const filter = (): ListenFilter => ({ uris: [...uris], lists: lists() });
+  const listens = createListens({ ...deps, filter });
   const modernEra = () => connection.serverInfo().era === "modern";
 
   return {
@@ -115,6 +147,16 @@ export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
       }
       if (!had) return;
       await follow(listens.resync(opts.timeout ?? deps.requestTimeout), "unsubscribe", opts.signal);
+    },
+
+    followLists(wanted) {
+      const before = followed.size;
+      for (const list of wanted) followed.add(list);
+      if (followed.size === before || connection.status().state !== "ready") return;
+      if (!modernEra()) return;
+      listens.resync(deps.requestTimeout).catch((error) =>
+        warn(`Could not follow list changes with subscriptions/listen: ${error}`)
+      );
     },
 
     route: (notification) => listens.route(notification),
