@@ -33,15 +33,8 @@ export interface ListenSettings {
   warn(message: string): void;
 }
 
-/** The list changes a listen asks for (`SubscriptionFilter`'s flags). */
-export const LIST_FLAGS = [
-  "toolsListChanged",
-  "promptsListChanged",
-  "resourcesListChanged",
-] as const;
-
-/** One of {@linkcode LIST_FLAGS}. */
-export type ListFlag = typeof LIST_FLAGS[number];
+/** A list change a listen can ask for (a `SubscriptionFilter` flag). */
+export type ListFlag = "toolsListChanged" | "promptsListChanged" | "resourcesListChanged";
 
 /** What a listen asks for: URIs and list changes. */
 export interface ListenFilter {
@@ -67,8 +60,6 @@ export interface Listen {
   uris: string[];
   /** The list changes of its filter. */
   lists: ListFlag[];
-  /** The list changes the server acknowledged, once it did. */
-  ackedLists?: Set<ListFlag>;
   /** Ends it. */
   controller: AbortController;
   /** The URIs the server acknowledged, once it did. */
@@ -309,7 +300,6 @@ export function createListens(deps: ListenDeps): Listens {
           ? filter.resourceSubscriptions.filter((uri): uri is string => typeof uri === "string")
           : [];
         listen.acked = new Set(agreed);
-        listen.ackedLists = new Set(LIST_FLAGS.filter((flag) => filter[flag] === true));
         opening.delete(listen);
         takeOver(listen);
         listen.ack.resolve(listen.acked);
