@@ -25,16 +25,6 @@ export interface CallOptions {
   cancellable?: boolean;
 }
 
-/** A request waiting for its answer, as the session routes messages to it. */
-export interface Pending {
-  method: string;
-  progressToken?: number;
-  onProgress?: (progress: Progress) => void;
-  succeed(result: JsonObject): void;
-  fail(error: McpError): void;
-  touch(): void;
-}
-
 /** When a timed request expires; {@linkcode deadlineClock} watches it. */
 export interface Deadline {
   /** On the clock: added and not yet removed. */
@@ -163,7 +153,7 @@ export interface CallCore {
  * One request in flight: its pending entry and its deadline in one object (methods on the
  * prototype, not a closure each, since a busy client makes many of these).
  */
-export class Call implements Pending, Deadline {
+export class Call implements Deadline {
   /** Settled: later outcomes are ignored. */
   settled = false;
   /** Epoch milliseconds of expiry (when `watched`). */

@@ -103,13 +103,8 @@ export function envelopeBuilder(
 ) => JsonObject | undefined {
   let base: EnvelopeBase | undefined;
   return (state, logLevel, params, progressToken) => {
-    const own = params !== undefined && isPlainObject(params._meta) ? params._meta : undefined;
-    if (state?.era !== "modern") {
-      if (progressToken === undefined) return params;
-      const meta: JsonObject = own === undefined ? {} : { ...own };
-      meta[META_PROGRESS_TOKEN] = progressToken;
-      return { ...params, _meta: meta };
-    }
+    // The legacy envelope is the progress token alone: nothing to keep between requests.
+    if (state?.era !== "modern") return envelope(options, state, params, progressToken);
     if (
       base === undefined || base.version !== state.version ||
       base.capabilities !== state.capabilities || base.clientInfo !== options.clientInfo
@@ -132,6 +127,7 @@ export function envelopeBuilder(
       // Rare or invalid members: the checked path.
       return envelope(options, { ...state, logLevel }, params, progressToken);
     }
+    const own = params !== undefined && isPlainObject(params._meta) ? params._meta : undefined;
     const meta: JsonObject = own === undefined ? {} : { ...own };
     meta[META_PROTOCOL_VERSION] = base.version;
     meta[META_CLIENT_CAPABILITIES] = base.capabilities;
