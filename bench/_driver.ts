@@ -10,8 +10,11 @@ import {
   concurrent,
   contextLine,
   emitResult,
+  fmt,
   loadAverage,
+  median,
   numberFlag,
+  pick,
   quantile,
   type Row,
   rss,
@@ -118,6 +121,36 @@ export async function finishDriver(
       `load average at end: ${await loadAverage()})`,
   );
   if (flags.has("json")) console.log("BENCH_JSON " + JSON.stringify({ runtime, results }));
+}
+
+/** The columns every report's table starts with (see {@linkcode leadCells}). */
+export const LEAD_COLUMNS = ["client", "era", "p50 ms", "p99 ms", "own-process p50", "calls/s @32"];
+
+/**
+ * The start of a client's row (name, era, the taking-turns p50/p99, the own-process p50 and
+ * calls/s), and the median of any other metric of that client and server.
+ *
+ * @param raw How the raw floor is named in this report.
+ */
+export function leadCells(
+  rows: Row[],
+  server: ServerName,
+  client: ClientName,
+  raw: string,
+): { cells: string[]; m(kase: string, metric: string): number } {
+  const m = (kase: string, metric: string) =>
+    median(pick(rows, { client, server, case: kase }, metric));
+  const era = rows.find((r) => r.client === client && r.server === server && r.case === "calls")
+    ?.era;
+  const cells = [
+    client === "official" ? "official v2" : client === "raw" ? raw : "ours",
+    String(era ?? "–"),
+    fmt(m("latency", "seqP50"), 3),
+    fmt(m("latency", "seqP99"), 3),
+    fmt(m("calls", "seqP50"), 3),
+    fmt(m("calls", "callsPerSec"), 0),
+  ];
+  return { cells, m };
 }
 
 /** Prints the failed workers of `server`. */

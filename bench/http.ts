@@ -46,6 +46,8 @@ import {
 import {
   checkEcho,
   finishDriver,
+  LEAD_COLUMNS,
+  leadCells,
   measureCalls,
   measureTurns,
   printContext,
@@ -237,17 +239,9 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
       : "server-everything (node, SSE responses)";
     console.log(`\n== Streamable HTTP, ${runtime}, ${label} — medians of ${runs} run(s)`);
     const table = CLIENTS.map((client) => {
-      const m = (kase: string, metric: string) =>
-        median(pick(rows, { client, server, case: kase }, metric));
-      const era = rows.find((r) => r.client === client && r.server === server && r.case === "calls")
-        ?.era;
+      const { cells, m } = leadCells(rows, server, client, "raw fetch");
       return [
-        client === "official" ? "official v2" : client === "raw" ? "raw fetch" : "ours",
-        String(era ?? "–"),
-        fmt(m("latency", "seqP50"), 3),
-        fmt(m("latency", "seqP99"), 3),
-        fmt(m("calls", "seqP50"), 3),
-        fmt(m("calls", "callsPerSec"), 0),
+        ...cells,
         fmt(m("calls", "rssMB"), 1),
         fmt(m("listeners", "listenersBefore"), 0),
         fmt(m("listeners", "listenersAfter"), 0),
@@ -258,12 +252,7 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
     });
     printTable(
       [
-        "client",
-        "era",
-        "p50 ms",
-        "p99 ms",
-        "own-process p50",
-        "calls/s @32",
+        ...LEAD_COLUMNS,
         "RSS MB",
         "listeners before",
         "after N calls",

@@ -25,7 +25,6 @@ import {
   median,
   numberFlag,
   parseFlags,
-  pick,
   printTable,
   ratio,
   type Row,
@@ -37,6 +36,8 @@ import {
 import {
   checkEcho,
   finishDriver,
+  LEAD_COLUMNS,
+  leadCells,
   measureCalls,
   measureTurns,
   printContext,
@@ -171,19 +172,11 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
       : "server-everything (node)";
     console.log(`\n== stdio, ${runtime}, ${label} — medians of ${runs} run(s)`);
     const table = CLIENTS.map((client) => {
-      const m = (kase: string, metric: string) =>
-        median(pick(rows, { client, server, case: kase }, metric));
-      const era = rows.find((r) => r.client === client && r.server === server && r.case === "calls")
-        ?.era;
+      const { cells, m } = leadCells(rows, server, client, "raw NDJSON");
       const auto = m("connect", "connectAutoMs");
       const legacy = m("connect", "connectLegacyMs");
       return [
-        client === "official" ? "official v2" : client === "raw" ? "raw NDJSON" : "ours",
-        String(era ?? "–"),
-        fmt(m("latency", "seqP50"), 3),
-        fmt(m("latency", "seqP99"), 3),
-        fmt(m("calls", "seqP50"), 3),
-        fmt(m("calls", "callsPerSec"), 0),
+        ...cells,
         fmt(auto, 1),
         fmt(legacy, 1),
         fmt(ratio(rows, runs, [{ client, server, case: "connect" }, "connectAutoMs"], [
@@ -195,12 +188,7 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
     });
     printTable(
       [
-        "client",
-        "era",
-        "p50 ms",
-        "p99 ms",
-        "own-process p50",
-        "calls/s @32",
+        ...LEAD_COLUMNS,
         "connect auto ms",
         "connect legacy ms",
         "auto/legacy",
