@@ -3,7 +3,8 @@
  * `resources/subscribe` and `resources/unsubscribe` (and send list changes unasked); modern
  * servers one `subscriptions/listen` whose filter holds every subscribed URI and the list
  * changes the client follows (`_listen.ts`). Both are sent again each time the connection
- * becomes ready (a reconnect, or a renewed legacy session).
+ * becomes ready (a reconnect, or a renewed legacy session). Calls for one URI run one at a
+ * time, in call order, so the server's subscriptions and the client's set agree.
  *
  * @module
  */
@@ -94,6 +95,66 @@ export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
   const filter = (): ListenFilter => ({ uris: [...uris], lists: lists() });
   const listens = createListens({ ...deps, filter });
   const modernEra = () => connection.serverInfo().era === "modern";
+  /**
+   * The last operation on each URI: `subscribe` and `unsubscribe` of one URI run one after
+   * the other, in call order, so the server sees them in that order and the set agrees.
+   */
+  const turns = new Map<string, Promise<void>>();
+  const inTurn = (uri: string, work: () => Promise<void>): Promise<void> => {
+    const run = (turns.get(uri) ?? Promise.resolve()).then(work);
+    const tail = run.catch(() => {});
+    turns.set(uri, tail);
+    void tail.then(() => {
+      if (turns.get(uri) === tail) turns.delete(uri);
+    });
+    return run;
+  };
+
+  async function subscribeNow(uri: string, opts: RequestOptions, left: () => number) {
+    await follow(connection.ready(left()), "subscribe", opts.signal);
+    const info = connection.serverInfo();
+    if (!supportsSubscribe(info.capabilities)) throw subscriptionsNotSupported(info.era);
+    if (info.era === "legacy") {
+      await connection.request("resources/subscribe", { uri }, {
+        signal: opts.signal,
+        timeout: left(),
+        progress: false,
+      });
+      uris.add(uri);
+      return;
+    }
+    const added = !uris.has(uri);
+    uris.add(uri);
+    try {
+      const listen = await follow(listens.resync(left()), "subscribe", opts.signal);
+      if (listen?.acked?.has(uri)) return;
+      throw new McpError(`The server did not acknowledge the subscription to ${uri}`, {
+        kind: "protocol",
+        reason: "subscription_not_acknowledged",
+        data: { uri },
+      });
+    } catch (error) {
+      if (added) uris.delete(uri);
+      throw error;
+    }
+  }
+
+  async function unsubscribeNow(uri: string, opts: RequestOptions) {
+    const had = uris.delete(uri);
+    // A new connection starts without the subscription: nothing to tell the server.
+    if (connection.status().state !== "ready") return;
+    if (!modernEra()) {
+      if (!supportsSubscribe(connection.serverInfo().capabilities)) return;
+      await connection.request("resources/unsubscribe", { uri }, {
+        signal: opts.signal,
+        timeout: opts.timeout,
+        progress: false,
+      });
+      return;
+    }
+    if (!had) return;
+    await follow(listens.resync(opts.timeout ?? deps.requestTimeout), "unsubscribe", opts.signal);
+  }
 
   return {
     async subscribe(uri, options) {
@@ -102,51 +163,13 @@ export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
       const timeout = opts.timeout ?? deps.requestTimeout;
       const started = Date.now();
       const left = () => Math.max(1, timeout - (Date.now() - started));
-      await follow(connection.ready(timeout), "subscribe", opts.signal);
-      const info = connection.serverInfo();
-      if (!supportsSubscribe(info.capabilities)) throw subscriptionsNotSupported(info.era);
-      if (info.era === "legacy") {
-        await connection.request("resources/subscribe", { uri }, {
-          signal: opts.signal,
-          timeout: left(),
-          progress: false,
-        });
-        uris.add(uri);
-        return;
-      }
-      const added = !uris.has(uri);
-      uris.add(uri);
-      try {
-        const listen = await follow(listens.resync(left()), "subscribe", opts.signal);
-        if (listen?.acked?.has(uri)) return;
-        throw new McpError(`The server did not acknowledge the subscription to ${uri}`, {
-          kind: "protocol",
-          reason: "subscription_not_acknowledged",
-          data: { uri },
-        });
-      } catch (error) {
-        if (added) uris.delete(uri);
-        throw error;
-      }
+      await inTurn(uri, () => subscribeNow(uri, opts, left));
     },
 
     async unsubscribe(uri, options) {
       nonEmpty("uri", uri);
       const opts = checkOptions(options);
-      const had = uris.delete(uri);
-      // A new connection starts without the subscription: nothing to tell the server.
-      if (connection.status().state !== "ready") return;
-      if (!modernEra()) {
-        if (!supportsSubscribe(connection.serverInfo().capabilities)) return;
-        await connection.request("resources/unsubscribe", { uri }, {
-          signal: opts.signal,
-          timeout: opts.timeout,
-          progress: false,
-        });
-        return;
-      }
-      if (!had) return;
-      await follow(listens.resync(opts.timeout ?? deps.requestTimeout), "unsubscribe", opts.signal);
+      await inTurn(uri, () => unsubscribeNow(uri, opts));
     },
 
     followLists(wanted) {
