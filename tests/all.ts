@@ -24,6 +24,7 @@ import "./edge/graph_test.ts";
 import "./edge/typecheck_test.ts";
 import "./edge/workerd_test.ts";
 import "./examples/server_test.ts";
+import "./faults/http_faults_test.ts";
 import "./faults/stdio_faults_test.ts";
 import "./faults/subscribe_order_test.ts";
 import "./interop/everything_http_test.ts";

@@ -119,7 +119,8 @@ export async function readPostStream(context: StreamContext, post: PostStream): 
         progressed = true;
         if (event.data === "") continue;
         const message = context.decode(event.data, what);
-        if ((isResult(message) || isErrorResponse(message)) && message.id === request.id) {
+        if (isResult(message) || isErrorResponse(message)) {
+          // The same check as a JSON answer: the response to another request fails this one.
           context.deliverResponse(request, message, what);
           return;
         }
@@ -132,7 +133,7 @@ export async function readPostStream(context: StreamContext, post: PostStream): 
     } finally {
       stream.close();
     }
-    lastEventId = stream.lastEventId ?? lastEventId;
+    lastEventId = resumePoint(stream, lastEventId);
     retry = stream.retry ?? retry;
     if (!post.legacy || lastEventId === undefined) throw streamEnded(what, broken);
     idle = progressed ? 0 : idle + 1;
@@ -150,6 +151,12 @@ export async function readPostStream(context: StreamContext, post: PostStream): 
     }
     stream = new SseReader(resumed.body!, maxEventBytes);
   }
+}
+
+/** Where a stream resumes after `stream`: its last id, kept from before, or reset by `id:`. */
+function resumePoint(stream: SseReader, before: string | undefined): string | undefined {
+  const id = stream.lastEventId ?? before;
+  return id === "" ? undefined : id;
 }
 
 function backoff(failures: number, base: number): number {
@@ -182,11 +189,16 @@ export async function openGetStream(context: StreamContext, signal: AbortSignal)
             context.warn(`Skipped an event on the GET stream: ${(error as Error).message}`);
             continue;
           }
+          if (isResult(message) || isErrorResponse(message)) {
+            // Each response comes on its request's own POST (or that stream's resumption).
+            context.warn("Skipped a response on the GET stream: it answers no request made there");
+            continue;
+          }
           context.deliver(message);
         }
       } finally {
         stream.close();
-        lastEventId = stream.lastEventId ?? lastEventId;
+        lastEventId = resumePoint(stream, lastEventId);
         retry = stream.retry ?? retry;
       }
       wait = retry ?? reconnectDelay;

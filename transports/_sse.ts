@@ -140,7 +140,10 @@ function watchDrain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
  * ```
  */
 export class SseReader {
-  /** The last event id the stream set (also by blocks without data). */
+  /**
+   * The last event id the stream set (also by blocks without data): `""` when an empty
+   * `id:` reset it, `undefined` when the stream set none.
+   */
   lastEventId: string | undefined;
   /** The latest `retry:` value, in milliseconds. */
   retry: number | undefined;
@@ -219,7 +222,7 @@ export class SseReader {
 
   /** @internal Parser callback. */
   onId(id: string): void {
-    this.lastEventId = id === "" ? undefined : id;
+    this.lastEventId = id;
   }
 
   /** @internal Parser callback. */

@@ -61,6 +61,15 @@ test("sse: events, multi-line data, comments, ids and retry, across chunk splits
   assertEquals(stream.retry, 250);
 });
 
+test("sse: an empty id field resets the last event id", async () => {
+  const reset = new SseReader(body(["id: 5\ndata: a\n\nid:\ndata: b\n\n"]), 1024);
+  assertEquals(await collect(reset), [{ id: "5", data: "a" }, { data: "b" }]);
+  assertEquals(reset.lastEventId, "", "reset, not kept at 5");
+  const bare = new SseReader(body(["id: 5\n\nid\n\n"]), 1024);
+  await collect(bare);
+  assertEquals(bare.lastEventId, "", "a bare `id` line resets it too");
+});
+
 test("sse: an oversized event is a protocol error and cancels the body", async () => {
   let cancelled = false;
   const big = "x".repeat(3000);
