@@ -94,7 +94,7 @@ export const notification = (data: string) => ({
 });
 
 /** Polls `get` until it returns a value. */
-export async function until<T>(get: () => T | undefined, timeout = 5_000): Promise<T> {
+export async function until<T>(get: () => T | undefined, timeout = 10_000): Promise<T> {
   const end = Date.now() + timeout;
   for (let value = get();; value = get()) {
     if (value !== undefined) return value;

@@ -68,6 +68,8 @@ for (const [era, mode] of ERAS) {
       );
       await f.client.close();
       assertEquals(other.requests, [], "the other origin got no request at all");
+      const deletes = f.server.requests.filter((r) => r.method === "DELETE").length;
+      assertEquals(deletes, mode === "legacy-only" ? 1 : 0, "the session's DELETE was redirected");
       const seen = f.server.requests.map((r) => r.headers.authorization);
       assert(seen.every((h) => h === "Bearer secret-token-1234"), "the token went to its origin");
     },
