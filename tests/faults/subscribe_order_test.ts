@@ -1,4 +1,4 @@
-// Legacy subscribe/unsubscribe of one URI, made concurrently, reach the server in call
+// subscribe/unsubscribe of one URI, made concurrently, reach the server in call
 // order, and the client's set of URIs ends as the server's does.
 import type { McpClient } from "../../client/types.ts";
 import { assertEquals, test } from "../_harness.ts";
@@ -55,4 +55,14 @@ test("legacy: a failed subscribe does not block the next operation on its URI", 
   assertEquals(await first, "timeout");
   await second;
   assertEquals(order(server), ["subscribe", "unsubscribe"]);
+});
+
+test("modern: concurrent subscribe, unsubscribe, subscribe of one URI end subscribed", async () => {
+  const { client, server } = fixtureClient();
+  await using _ = client;
+  await client.ready();
+  await Promise.all([client.subscribe(URI), client.unsubscribe(URI), client.subscribe(URI)]);
+  assertEquals(server.updateResource(URI), 1, "the listen in force holds the URI");
+  await Promise.all([client.unsubscribe(URI), client.subscribe(URI), client.unsubscribe(URI)]);
+  assertEquals(server.updateResource(URI), 0, "and no listen holds it after the last unsubscribe");
 });
