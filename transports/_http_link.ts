@@ -37,7 +37,15 @@ import {
   requestHeaders,
   SESSION_HEADER,
 } from "./_http_request.ts";
-import { decodeOrThrow, describe, isResponse, readErrorBody, readProbe } from "./_http_response.ts";
+import {
+  decodeOrThrow,
+  describe,
+  isResponse,
+  parseErrorBody,
+  readErrorText,
+  readProbe,
+} from "./_http_response.ts";
+import { isSessionLoss } from "./_http_session.ts";
 import { openGetStream, readPostStream, type StreamContext } from "./_http_streams.ts";
 import type {
   HttpProbeResult,
@@ -103,14 +111,20 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     deliver(message);
   }
 
-  const expiredError = () =>
-    new McpError("The server's session expired (HTTP 404); initialize again", {
-      kind: "transport",
-      reason: "session_expired",
-    });
+  const expiredError = (status?: number) =>
+    new McpError(
+      `The server's session expired${
+        status === undefined ? "" : ` (HTTP ${status})`
+      }; initialize again`,
+      {
+        kind: "transport",
+        reason: "session_expired",
+        data: status === undefined ? undefined : { status },
+      },
+    );
 
   /** Forgets the session `carried` (when it is still the link's) and returns the error. */
-  function sessionExpired(carried: string): McpError {
+  function sessionExpired(carried: string, status = 404): McpError {
     if (state.sessionId === carried) {
       state.sessionId = undefined;
       sessionLost = true;
@@ -118,7 +132,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       getStream?.abort();
       getStream = undefined;
     }
-    return expiredError();
+    return expiredError(status);
   }
 
   const streams: StreamContext = {
@@ -178,7 +192,12 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       throw statusError(response, what);
     }
     if (!response.ok) {
-      const rpcError = await readErrorBody(response);
+      const text = await readErrorText(response);
+      // Real servers answer a session they no longer know with 400 (or -32001), not 404.
+      if (carried !== undefined && isSessionLoss(status, text)) {
+        throw sessionExpired(carried, status);
+      }
+      const rpcError = parseErrorBody(text, status);
       if (rpcError === undefined) throw statusError(response, what);
       if (request !== undefined) {
         deliver({ ...rpcError, id: rpcError.id ?? request.id });
