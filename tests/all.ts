@@ -27,6 +27,7 @@ import "./examples/server_test.ts";
 import "./faults/session_loss_test.ts";
 import "./interop/everything_http_test.ts";
 import "./interop/everything_input_test.ts";
+import "./interop/everything_restart_test.ts";
 import "./interop/modern_sdk_mrtr_test.ts";
 import "./interop/modern_sdk_test.ts";
 import "./oauth/authorize_test.ts";
