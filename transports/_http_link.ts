@@ -149,13 +149,31 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     decode: decodeOrThrow,
   };
 
+  /**
+   * The GET stream's view of the link. A lost session it finds before any request did ends
+   * the link: no request is waiting to renew the session, so the client reconnects (a new
+   * session, subscriptions made again) rather than a listening client hearing nothing.
+   */
+  const getStreamContext: StreamContext = {
+    ...streams,
+    sessionExpired(carried, status) {
+      const first = state.sessionId === carried;
+      const error = sessionExpired(carried, status);
+      if (first && !life.signal.aborted) {
+        sink.closed(error);
+        void link.close();
+      }
+      return error;
+    },
+  };
+
   function maybeStartGet(): void {
     if (getStream !== undefined || life.signal.aborted || !initialized) return;
     if (state.protocol?.era === "modern") return;
     const controller = new AbortController();
     getStream = controller;
     const scope = linkSignals(life.signal, controller.signal);
-    openGetStream(streams, scope.signal).catch((error) => {
+    openGetStream(getStreamContext, scope.signal).catch((error) => {
       warn(`The GET event stream failed: ${String(error)}`);
     }).finally(() => {
       scope.unlink();
@@ -302,7 +320,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     return await readProbe(response, config.maxResponseBytes);
   }
 
-  return {
+  const link: TransportLink = {
     send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
       if (life.signal.aborted) return Promise.reject(closedError());
       const modern = modernVersion(message) !== undefined || state.protocol?.era === "modern";
@@ -335,4 +353,5 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       return closing;
     },
   };
+  return link;
 }

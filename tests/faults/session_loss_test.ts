@@ -71,41 +71,65 @@ test("session loss: which error answers to a request with a session id mean a lo
   }
 });
 
-for (const answer of ["404", "400_json", "400_text", "400_not_found"] as LostSession[]) {
-  test(`session loss (${answer}): the next call starts a new session and succeeds; subscriptions made again`, async () => {
-    await using fixture = await startHttpFixture({
-      core: { mode: "legacy-only" },
-      http: { lostSession: answer },
-    });
-    await using client = await connectClient({ transport: streamableHttp(fixture.url), reconnect });
-    const updates: string[] = [];
-    client.subscribeNotifications((n) => {
-      if (n.method === "notifications/resources/updated") updates.push(String(n.params.uri));
-    });
-    await client.subscribe(URI);
-    assertEquals((await client.callTool("echo", { message: "before" })).content[0].text, "before");
+/** A subscribed legacy client on a fixture that answers a lost session with `answer`. */
+async function subscribedClient(answer: LostSession, getStream: boolean) {
+  const fixture = await startHttpFixture({
+    core: { mode: "legacy-only" },
+    http: { lostSession: answer, getStream },
+  });
+  const client = await connectClient({
+    transport: streamableHttp(fixture.url, { reconnectDelay: 5 }),
+    reconnect,
+  });
+  const updates: string[] = [];
+  client.subscribeNotifications((n) => {
+    if (n.method === "notifications/resources/updated") updates.push(String(n.params.uri));
+  });
+  await client.subscribe(URI);
+  assertEquals((await client.callTool("echo", { message: "before" })).content[0].text, "before");
+  return { fixture, client, updates };
+}
 
+/** Waits until the client subscribed again on the fixture's second session. */
+async function subscribedAgain(fixture: HttpFixture): Promise<void> {
+  await waitFor(
+    () =>
+      posts(fixture, "resources/subscribe").some((r) =>
+        r.headers["mcp-session-id"] === "session-2"
+      ),
+    "the subscription made again on the new session",
+  );
+  await waitFor(() => fixture.core.updateResource(URI) === 1, "the new session subscribed");
+}
+
+for (const answer of ["404", "400_json", "400_text", "400_not_found"] as LostSession[]) {
+  test(`session loss (${answer}) found by a call: a new session, the call succeeds, subscriptions made again`, async () => {
+    const { fixture, client } = await subscribedClient(answer, false);
+    await using _fixture = fixture;
+    await using _client = client;
     fixture.expireSessions();
     const after = await client.callTool("echo", { message: "after" });
     assertEquals(after.content[0].text, "after");
     assertEquals(client.status().state, "ready");
     assertEquals(posts(fixture, "initialize").length, 2, "one new session");
     assertEquals(fixture.sessions(), ["session-2"]);
-    const lost = fixture.requests.filter((r) =>
-      r.method === "POST" && r.headers["mcp-session-id"] === "session-1" &&
-      methodOf(r.body) === "tools/call"
-    );
-    assert(lost.length <= 2, "the call went to the lost session at most once");
-    await waitFor(
-      () =>
-        posts(fixture, "resources/subscribe").some((r) =>
-          r.headers["mcp-session-id"] === "session-2"
-        ),
-      "the subscription made again on the new session",
-    );
-    await waitFor(() => fixture.core.updateResource(URI) === 1, "the new session subscribed");
+    const calls = posts(fixture, "tools/call").map((r) => r.headers["mcp-session-id"]);
+    assertEquals(calls, ["session-1", "session-1", "session-2"], "lost once, then sent again");
+    await subscribedAgain(fixture);
+  });
+
+  test(`session loss (${answer}) found by the GET stream: with no call made, a new session; updates flow again`, async () => {
+    const { fixture, client, updates } = await subscribedClient(answer, true);
+    await using _fixture = fixture;
+    await using _client = client;
+    await waitFor(() => fixture.requests.some((r) => r.method === "GET"), "the GET stream");
+    fixture.expireSessions(); // ends the GET stream too: it comes back to a lost session
+    await subscribedAgain(fixture);
     await waitFor(() => updates.length === 1, "the update on the new session");
     assertEquals(updates, [URI]);
+    assertEquals(client.status().state, "ready");
+    assertEquals(fixture.sessions(), ["session-2"]);
+    assertEquals((await client.callTool("echo", { message: "after" })).content[0].text, "after");
   });
 }
 
@@ -164,7 +188,7 @@ test("session loss: a real -32602 (in a 400 on a session) is an ordinary error",
 test("session loss: a renewal that fails releases the requests queued behind it with its error", async () => {
   await using fixture = await startHttpFixture({
     core: { mode: "legacy-only" },
-    http: { lostSession: "400_json" },
+    http: { lostSession: "400_json", getStream: false }, // the call finds the loss
   });
   let initializes = 0;
   const hold = Promise.withResolvers<void>();
