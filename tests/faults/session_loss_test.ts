@@ -220,36 +220,46 @@ test("session loss: a renewal that fails releases the requests queued behind it 
   assertEquals((await client.callTool("echo", { message: "back" })).content[0].text, "back");
 });
 
-test("unreachable server: reconnecting with attempts counted; calls made meanwhile queue", async () => {
-  await using fixture = await startHttpFixture({ core: { mode: "legacy-only" } });
-  let down = false;
-  let refused = 0;
-  const fetch: FetchLike = (input, init) => {
-    if (!down) return globalThis.fetch(input, init);
-    refused++;
-    return Promise.reject(new TypeError("connection refused"));
-  };
-  await using client = await connectClient({
-    transport: streamableHttp(fixture.url, { fetch, reconnectDelay: 5 }),
-    reconnect: { attempts: 1000, initialDelay: 5, maxDelay: 10, jitter: 0 },
+for (const era of ["legacy", "modern"] as const) {
+  test(`unreachable server (${era}): reconnecting with attempts counted; calls made meanwhile queue`, async () => {
+    await using fixture = await startHttpFixture({
+      core: { mode: era === "legacy" ? "legacy-only" : "modern-only" },
+    });
+    let down = false;
+    let refused = 0;
+    const fetch: FetchLike = (input, init) => {
+      if (!down) return globalThis.fetch(input, init);
+      refused++;
+      return Promise.reject(new TypeError("connection refused"));
+    };
+    await using client = await connectClient({
+      transport: streamableHttp(fixture.url, { fetch, reconnectDelay: 5 }),
+      reconnect: { attempts: 1000, initialDelay: 5, maxDelay: 10, jitter: 0 },
+    });
+    assertEquals(client.era(), era);
+    assertEquals((await client.callTool("echo", { message: "up" })).content[0].text, "up");
+    fixture.expireSessions(); // the server restarts while down: its sessions are gone
+    down = true;
+
+    const failed = await mcpError(client.callTool("echo", { message: "lost" }));
+    assertEquals([failed.kind, failed.reason], ["transport", "network"]);
+    assertEquals(client.status().state, "reconnecting");
+    await waitFor(() => client.status().attempts > 1, "reconnect attempts", 5_000);
+    assertEquals(client.status().error?.kind, "transport", "why it reconnects");
+
+    const queued = client.callTool("echo", { message: "queued" });
+    const sentBefore = posts(fixture, "tools/call").length;
+    const refusedBefore = refused;
+    await waitFor(() => refused > refusedBefore + 3, "more attempts while the call waits", 5_000);
+    assertEquals(posts(fixture, "tools/call").length, sentBefore, "the call waited");
+    down = false;
+    assertEquals((await queued).content[0].text, "queued");
+    const status = client.status();
+    assertEquals([status.state, status.attempts, status.era], ["ready", 0, era]);
+    if (era === "legacy") {
+      assertEquals(fixture.sessions(), ["session-2"], "a new session on the server that came back");
+    } else {
+      assertEquals(posts(fixture, "server/discover").length, 2, "probed again");
+    }
   });
-  assertEquals((await client.callTool("echo", { message: "up" })).content[0].text, "up");
-  fixture.expireSessions(); // the server restarts while down: its sessions are gone
-  down = true;
-
-  const failed = await mcpError(client.callTool("echo", { message: "lost" }));
-  assertEquals([failed.kind, failed.reason], ["transport", "network"]);
-  assertEquals(client.status().state, "reconnecting");
-  await waitFor(() => client.status().attempts > 1, "reconnect attempts", 5_000);
-  assertEquals(client.status().error?.reason, "network");
-
-  const queued = client.callTool("echo", { message: "queued" });
-  const sentBefore = posts(fixture, "tools/call").length;
-  await waitFor(() => refused > 4, "more attempts while the call waits", 5_000);
-  assertEquals(posts(fixture, "tools/call").length, sentBefore, "the call waited");
-  down = false;
-  assertEquals((await queued).content[0].text, "queued");
-  const status = client.status();
-  assertEquals([status.state, status.attempts], ["ready", 0]);
-  assertEquals(fixture.sessions(), ["session-2"], "a new session on the server that came back");
-});
+}
