@@ -45,7 +45,7 @@ import {
   readErrorText,
   readProbe,
 } from "./_http_response.ts";
-import { isSessionLoss } from "./_http_session.ts";
+import { isSessionLoss, sessionExpiredError } from "./_http_session.ts";
 import { openGetStream, readPostStream, type StreamContext } from "./_http_streams.ts";
 import type {
   HttpProbeResult,
@@ -111,18 +111,6 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     deliver(message);
   }
 
-  const expiredError = (status?: number) =>
-    new McpError(
-      `The server's session expired${
-        status === undefined ? "" : ` (HTTP ${status})`
-      }; initialize again`,
-      {
-        kind: "transport",
-        reason: "session_expired",
-        data: status === undefined ? undefined : { status },
-      },
-    );
-
   /** Forgets the session `carried` (when it is still the link's) and returns the error. */
   function sessionExpired(carried: string, status = 404): McpError {
     if (state.sessionId === carried) {
@@ -132,7 +120,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       getStream?.abort();
       getStream = undefined;
     }
-    return expiredError(status);
+    return sessionExpiredError(status);
   }
 
   const streams: StreamContext = {
@@ -325,7 +313,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       if (life.signal.aborted) return Promise.reject(closedError());
       const modern = modernVersion(message) !== undefined || state.protocol?.era === "modern";
       if (sessionLost && !modern && !isInitialize(message)) {
-        return Promise.reject(expiredError());
+        return Promise.reject(sessionExpiredError());
       }
       return scoped(options, post, message, modern);
     },

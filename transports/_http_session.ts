@@ -9,6 +9,8 @@
  * @module
  */
 
+import { McpError } from "../protocol/errors.ts";
+
 /** Words by which a 400 says the session is unknown, missing, or was never initialized. */
 const LOST_WORDS = /session|not initiali[sz]ed/i;
 
@@ -65,4 +67,23 @@ function rpcErrorOf(body: string): { code: number; message: string } | undefined
     code: error.code as number,
     message: typeof error.message === "string" ? error.message : "",
   };
+}
+
+/**
+ * The error of a request that found its legacy session lost: kind `transport`, reason
+ * `session_expired` (the client starts a new session and sends the request again once).
+ *
+ * @param status The HTTP status that said so, when one did.
+ * @returns The error.
+ */
+export function sessionExpiredError(status?: number): McpError {
+  return new McpError(
+    `The server's session expired${status === undefined ? "" : ` (HTTP ${status})`}; ` +
+      "initialize again",
+    {
+      kind: "transport",
+      reason: "session_expired",
+      data: status === undefined ? undefined : { status },
+    },
+  );
 }
