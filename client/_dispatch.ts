@@ -3,7 +3,8 @@
  * link or waits in the queue until ready, within its timeout; a request answered with a
  * retryable HTTP status is retried as the `retry` option says, and one that found the
  * legacy session expired waits for a new session (started once for all such requests) and
- * goes again.
+ * goes again. A request that could not reach the server fails, and the connection goes to
+ * `reconnecting` (so the requests after it queue until the server answers again).
  *
  * @module
  */
@@ -106,6 +107,12 @@ export function createDispatcher(
       await renewSession(handle, generation);
       return dispatch(method, params, { ...opts, startedAt, renewed: true }, startedAt);
     }
+    if (error.kind === "transport" && error.reason === "network") {
+      // The server cannot be reached: the link is gone, as after a process exit. The
+      // request fails (it may have reached the server); later ones queue until reconnected.
+      abandon(handle, error);
+      throw error;
+    }
     const retries = opts.statusRetries ?? 0;
     const wait = retryDelay(method, error, retries, options.retry, options.random);
     if (wait === undefined || wait >= budget(opts, startedAt)) throw error;
@@ -156,12 +163,15 @@ export function createDispatcher(
       );
     } catch (error) {
       if (s.renewal?.handle === handle) s.renewal = undefined;
+      const current = handle === s.current;
       const failure = new McpError(
         `The server's session expired and a new one could not be started (${
           error instanceof Error ? error.message : String(error)
         })`,
         { kind: "transport", reason: "session_renewal_failed", cause: error },
       );
+      // The requests that queued behind the renewal learn at once why it failed.
+      if (current) room.rejectAll(failure);
       abandon(handle, failure);
       throw failure;
     }

@@ -108,8 +108,9 @@ export function createClient(options: ClientOptions): McpClient {
       hub.publish({ method: message.method, params: message.params ?? {} });
     },
     ready(info) {
-      // Notifications may have been missed while disconnected: listings may be out of date.
-      if (connectedBefore && !info.renewed) { for (const cache of caches) cache.invalidate(); }
+      // Notifications may have been missed while disconnected or while the session was lost
+      // (a server that restarted may list other things): listings may be out of date.
+      if (connectedBefore) { for (const cache of caches) cache.invalidate(); }
       connectedBefore = true;
       subs.ready(info);
     },

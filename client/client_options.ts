@@ -9,7 +9,11 @@ import type { ClientHandler } from "../protocol/capabilities.ts";
 import type { Implementation } from "../protocol/meta.ts";
 import type { Transport } from "../transports/transport.ts";
 
-/** How the client reconnects after the transport fails. */
+/**
+ * How the client reconnects after the transport fails: a stdio process that exits, or an
+ * HTTP server that a request cannot reach (refused, reset, DNS). Meanwhile the client is
+ * `reconnecting` and requests wait; with `reconnect: false` it closes instead.
+ */
 export interface ReconnectOptions {
   /** Attempts before giving up into `closed` (default 5). */
   attempts?: number;

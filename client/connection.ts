@@ -55,7 +55,8 @@ export interface Connection {
   /**
    * Sends a request (queued until ready) and resolves with its final result. An expired
    * legacy session is renewed and the request sent again once; requests answered with a
-   * retryable HTTP status are retried as the `retry` option says.
+   * retryable HTTP status are retried as the `retry` option says. A request that cannot
+   * reach the server fails with reason `network` and the connection reconnects.
    */
   request(
     method: string,

@@ -37,7 +37,15 @@ import {
   requestHeaders,
   SESSION_HEADER,
 } from "./_http_request.ts";
-import { decodeOrThrow, describe, isResponse, readErrorBody, readProbe } from "./_http_response.ts";
+import {
+  decodeOrThrow,
+  describe,
+  isResponse,
+  parseErrorBody,
+  readErrorText,
+  readProbe,
+} from "./_http_response.ts";
+import { isSessionLoss, sessionExpiredError } from "./_http_session.ts";
 import { openGetStream, readPostStream, type StreamContext } from "./_http_streams.ts";
 import type {
   HttpProbeResult,
@@ -103,14 +111,8 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     deliver(message);
   }
 
-  const expiredError = () =>
-    new McpError("The server's session expired (HTTP 404); initialize again", {
-      kind: "transport",
-      reason: "session_expired",
-    });
-
   /** Forgets the session `carried` (when it is still the link's) and returns the error. */
-  function sessionExpired(carried: string): McpError {
+  function sessionExpired(carried: string, status = 404): McpError {
     if (state.sessionId === carried) {
       state.sessionId = undefined;
       sessionLost = true;
@@ -118,7 +120,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       getStream?.abort();
       getStream = undefined;
     }
-    return expiredError();
+    return sessionExpiredError(status);
   }
 
   const streams: StreamContext = {
@@ -135,13 +137,31 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     decode: decodeOrThrow,
   };
 
+  /**
+   * The GET stream's view of the link. A lost session it finds before any request did ends
+   * the link: no request is waiting to renew the session, so the client reconnects (a new
+   * session, subscriptions made again) rather than a listening client hearing nothing.
+   */
+  const getStreamContext: StreamContext = {
+    ...streams,
+    sessionExpired(carried, status) {
+      const first = state.sessionId === carried;
+      const error = sessionExpired(carried, status);
+      if (first && !life.signal.aborted) {
+        sink.closed(error);
+        void link.close();
+      }
+      return error;
+    },
+  };
+
   function maybeStartGet(): void {
     if (getStream !== undefined || life.signal.aborted || !initialized) return;
     if (state.protocol?.era === "modern") return;
     const controller = new AbortController();
     getStream = controller;
     const scope = linkSignals(life.signal, controller.signal);
-    openGetStream(streams, scope.signal).catch((error) => {
+    openGetStream(getStreamContext, scope.signal).catch((error) => {
       warn(`The GET event stream failed: ${String(error)}`);
     }).finally(() => {
       scope.unlink();
@@ -178,7 +198,12 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       throw statusError(response, what);
     }
     if (!response.ok) {
-      const rpcError = await readErrorBody(response);
+      const text = await readErrorText(response);
+      // Real servers answer a session they no longer know with 400 (or -32001), not 404.
+      if (carried !== undefined && isSessionLoss(status, text)) {
+        throw sessionExpired(carried, status);
+      }
+      const rpcError = parseErrorBody(text, status);
       if (rpcError === undefined) throw statusError(response, what);
       if (request !== undefined) {
         deliver({ ...rpcError, id: rpcError.id ?? request.id });
@@ -283,12 +308,12 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     return await readProbe(response, config.maxResponseBytes);
   }
 
-  return {
+  const link: TransportLink = {
     send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
       if (life.signal.aborted) return Promise.reject(closedError());
       const modern = modernVersion(message) !== undefined || state.protocol?.era === "modern";
       if (sessionLost && !modern && !isInitialize(message)) {
-        return Promise.reject(expiredError());
+        return Promise.reject(sessionExpiredError());
       }
       return scoped(options, post, message, modern);
     },
@@ -316,4 +341,5 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       return closing;
     },
   };
+  return link;
 }

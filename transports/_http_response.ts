@@ -45,21 +45,27 @@ export function decodeOrThrow(text: string, what: string): JsonRpcMessage {
   );
 }
 
+/** Reads the body of an error status as text, up to 64 KiB (empty when it cannot be read). */
+export async function readErrorText(response: Response): Promise<string> {
+  try {
+    return await readBoundedText(response, ERROR_BODY_LIMIT);
+  } catch {
+    return "";
+  }
+}
+
 /**
  * Reads a JSON-RPC error from the body of an error status (lenient: a missing message
  * becomes `HTTP <status>`, a missing id `null`); `undefined` when the body holds none.
  */
-export async function readErrorBody(
-  response: Response,
-): Promise<JsonRpcErrorResponse | undefined> {
+export function parseErrorBody(text: string, status: number): JsonRpcErrorResponse | undefined {
   try {
-    const text = await readBoundedText(response, ERROR_BODY_LIMIT);
     const value = JSON.parse(text);
     const error = value?.error;
     if (typeof error !== "object" || error === null || !Number.isInteger(error.code)) {
       return undefined;
     }
-    const message = typeof error.message === "string" ? error.message : `HTTP ${response.status}`;
+    const message = typeof error.message === "string" ? error.message : `HTTP ${status}`;
     const id = typeof value.id === "string" || typeof value.id === "number" ? value.id : null;
     const out: JsonRpcErrorResponse = { jsonrpc: "2.0", id, error: { code: error.code, message } };
     if (error.data !== undefined) out.error.data = error.data;

@@ -21,6 +21,8 @@ import {
 } from "./_http.ts";
 import { authError } from "./_http_auth.ts";
 import type { LinkConfig, RequestHeaders } from "./_http_request.ts";
+import { readErrorText } from "./_http_response.ts";
+import { isSessionLoss } from "./_http_session.ts";
 import { SseReader } from "./_sse.ts";
 
 /** What the stream readers need from their link. */
@@ -33,8 +35,8 @@ export interface StreamContext {
   warn(text: string): void;
   /** Legacy GET headers (session, version, credentials, `Last-Event-ID`). */
   headersFor(lastEventId?: string): Promise<RequestHeaders>;
-  /** Forgets the session `carried` and returns the `session_expired` error. */
-  sessionExpired(carried: string): McpError;
+  /** Forgets the session `carried` and returns the `session_expired` error (`status`: 404). */
+  sessionExpired(carried: string, status?: number): McpError;
   /** Decodes one event's data as a JSON-RPC message, or throws a `protocol` error. */
   decode(text: string, what: string): JsonRpcMessage;
 }
@@ -85,6 +87,12 @@ async function getStream(
       kind: "transport",
       reason: "no_get_stream",
     });
+  }
+  if (
+    session !== undefined && !response.ok && !isRetryableStatus(response.status) &&
+    isSessionLoss(response.status, await readErrorText(response))
+  ) {
+    throw context.sessionExpired(session, response.status);
   }
   if (!response.ok) {
     discard(response);

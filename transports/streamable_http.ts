@@ -181,8 +181,10 @@ function staticHeaders(init: unknown): Record<string, string> {
  * Errors from a link are `McpError`s: kind `auth` for 401/403 (with the status and the
  * `WWW-Authenticate` challenge, never the token), kind `transport` with reason
  * `http_status` for 408/429/5xx (`data` holds `status` and `retryAfterMs`),
- * `session_expired` for a 404 on a legacy session, `redirect_refused` for a redirect to
- * another origin, and kind `protocol` for bodies that are not JSON-RPC or are too large.
+ * `session_expired` for a legacy session the server lost (a 404, or a 400 or `-32001` that
+ * says so, to a request that carried `Mcp-Session-Id`), `network` for a server that cannot
+ * be reached, `redirect_refused` for a redirect to another origin, and kind `protocol`
+ * for bodies that are not JSON-RPC or are too large.
  *
  * @param url The MCP endpoint, e.g. `https://example.com/mcp`.
  * @param options Headers, credentials, `fetch` and limits.

@@ -142,7 +142,10 @@ test("http session: a second expiry on the retry fails the request with kind tra
 });
 
 test("http session: when the new session cannot start, the request fails and the client reconnects", async () => {
-  await using fixture = await startHttpFixture({ core: { mode: "legacy-only" } });
+  await using fixture = await startHttpFixture({
+    core: { mode: "legacy-only" },
+    http: { getStream: false }, // the call, not the GET stream, finds the session gone
+  });
   let initializes = 0;
   const fetch = interceptingFetch((method) => {
     const fail = method === "initialize" && ++initializes === 2;

@@ -45,8 +45,8 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-/** Starts server-everything over Streamable HTTP on 127.0.0.1 (a free port). */
-export async function startEverythingHttp(): Promise<EverythingHttp> {
+/** Starts server-everything over Streamable HTTP on 127.0.0.1 (`port`, default a free one). */
+export async function startEverythingHttp(port = 0): Promise<EverythingHttp> {
   const child = spawn(
     "node",
     [
@@ -55,7 +55,7 @@ export async function startEverythingHttp(): Promise<EverythingHttp> {
       here("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
       "streamableHttp",
     ],
-    { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] },
+    { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] },
   );
   const log: string[] = [];
   const waiting: { pattern: RegExp; resolve(line: string): void }[] = [];
