@@ -44,13 +44,21 @@ const pools = new Map<number, EventSourceParser[]>();
 let createParser: ((config: ParserConfig) => EventSourceParser) | undefined;
 let loading: Promise<void> | undefined;
 
-/** Loads `eventsource-parser` (once); until then {@linkcode takeParser} cannot run. */
+/**
+ * Loads `eventsource-parser` (once); until then {@linkcode takeParser} cannot run. A failed
+ * load is kind `transport`, reason `dependency_missing` (no retry can fix it).
+ */
 function loadParser(): Promise<void> {
   return loading ??= import("eventsource-parser").then((module) => {
     createParser = module.createParser;
   }, (error) => {
     loading = undefined;
-    throw error;
+    const words = String((error as { message?: unknown } | null)?.message ?? "").split("\n")[0];
+    throw new McpError(
+      'Cannot read the server\'s event stream: the "eventsource-parser" package failed to load' +
+        (words.trim() !== "" ? ` (${words.trim()})` : ""),
+      { kind: "transport", reason: "dependency_missing", cause: error },
+    );
   });
 }
 
