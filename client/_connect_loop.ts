@@ -91,6 +91,7 @@ export function createConnector(
     handle.session = session;
     handle.link = await options.transport.open({
       message: (message) => session.handle(message),
+      malformed: (id, failure) => session.malformed(id, failure),
       closed: (error) => linkClosed(handle, error),
       warn: options.warn,
     });

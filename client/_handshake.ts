@@ -95,7 +95,10 @@ export async function probeOutcome(
       const failure = { code: error.code ?? 0, message: error.message, data: error.data };
       return { outcome: { kind: "error", error: failure } as ProbeOutcome };
     }
-    if (error.kind === "timeout") return { outcome: { kind: "timeout" } as ProbeOutcome };
+    // A wrong-shaped answer fails at once; the verdict stays the one waiting for it gave.
+    if (error.kind === "timeout" || error.reason === "malformed_body") {
+      return { outcome: { kind: "timeout" } as ProbeOutcome };
+    }
     if (error.kind === "transport") {
       return { outcome: { kind: "closed", reason: error } as ProbeOutcome };
     }

@@ -96,6 +96,13 @@ function openLink(server: InProcessServer, sink: TransportSink): TransportLink {
         return;
       }
       if (!decoded.ok) {
+        const { id } = decoded;
+        if (id !== undefined && sink.malformed) {
+          queueMicrotask(() => {
+            if (!linkClosed) sink.malformed?.(id, decoded);
+          });
+          return;
+        }
         sink.warn?.(`Skipped a message from the in-process server (${decoded.reason})`);
         return;
       }
