@@ -182,7 +182,10 @@ function staticHeaders(init: unknown): Record<string, string> {
  * `WWW-Authenticate` challenge, never the token), kind `transport` with reason
  * `http_status` for 408/429/5xx (`data` holds `status` and `retryAfterMs`),
  * `session_expired` for a 404 on a legacy session, `redirect_refused` for a redirect to
- * another origin, and kind `protocol` for bodies that are not JSON-RPC or are too large.
+ * another origin, `network` when the server cannot be reached, `permission_denied` (the
+ * runtime refused network access) and `tls` (the TLS handshake failed) when it never can,
+ * `dependency_missing` when the event-stream parser does not load, and kind `protocol` for
+ * bodies that are not JSON-RPC or are too large.
  *
  * @param url The MCP endpoint, e.g. `https://example.com/mcp`.
  * @param options Headers, credentials, `fetch` and limits.
