@@ -180,8 +180,8 @@ export function startLink(
       if (closing) return;
       const decoded = decodeMessage(line);
       if (!decoded.ok) {
-        if (decoded.id !== undefined && sink.malformed) return sink.malformed(decoded.id, decoded);
         warn(`skipped a line from the server that is not a JSON-RPC message (${decoded.reason})`);
+        if (decoded.id !== undefined) sink.malformed?.(decoded.id, decoded);
         return;
       }
       try {

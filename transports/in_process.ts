@@ -96,14 +96,14 @@ function openLink(server: InProcessServer, sink: TransportSink): TransportLink {
         return;
       }
       if (!decoded.ok) {
+        sink.warn?.(`Skipped a message from the in-process server (${decoded.reason})`);
+        // An answer with a request's id: that request fails now (in order with the messages).
         const { id } = decoded;
         if (id !== undefined && sink.malformed) {
           queueMicrotask(() => {
             if (!linkClosed) sink.malformed?.(id, decoded);
           });
-          return;
         }
-        sink.warn?.(`Skipped a message from the in-process server (${decoded.reason})`);
         return;
       }
       const delivered = decoded.message;
