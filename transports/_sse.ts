@@ -15,6 +15,7 @@
 
 import type { EventSourceMessage, EventSourceParser, ParserConfig } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
+import { dependencyMissing } from "./_dependency.ts";
 import { utf8Length } from "./_http.ts";
 
 /** One dispatched event. */
@@ -53,11 +54,10 @@ function loadParser(): Promise<void> {
     createParser = module.createParser;
   }, (error) => {
     loading = undefined;
-    const words = String((error as { message?: unknown } | null)?.message ?? "").split("\n")[0];
-    throw new McpError(
-      'Cannot read the server\'s event stream: the "eventsource-parser" package failed to load' +
-        (words.trim() !== "" ? ` (${words.trim()})` : ""),
-      { kind: "transport", reason: "dependency_missing", cause: error },
+    throw dependencyMissing(
+      'the "eventsource-parser" package',
+      "read the server's event stream",
+      error,
     );
   });
 }

@@ -5,7 +5,8 @@
  * that has no `package.json` to map its packages.
  *
  * Arguments: `<entry URL of mod.ts> stdio <command>` (a stdio server), or
- * `<entry URL of mod.ts> http <url> [legacy]` (Streamable HTTP; `legacy` pins the era).
+ * `<entry URL of mod.ts> http <url> [legacy|oauth]` (Streamable HTTP; `legacy` pins the era,
+ * `oauth` authorizes with client credentials).
  *
  * @module
  */
@@ -14,9 +15,12 @@ import { io } from "../fixtures/_script_io.ts";
 
 const [entry, kind, target, era] = io.args;
 const library = await import(entry);
+const auth = era === "oauth"
+  ? { clientCredentials: { clientId: "svc", clientSecret: "not-a-real-secret" } }
+  : undefined;
 const transport = kind === "stdio"
   ? library.stdio({ command: target })
-  : library.streamableHttp(target);
+  : library.streamableHttp(target, { auth });
 const client = library.createClient({
   transport,
   protocol: era === "legacy" ? "legacy" : "auto",

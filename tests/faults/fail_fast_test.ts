@@ -188,9 +188,23 @@ test("fail fast: a certificate the client does not trust gives up at once (tls)"
   }
 });
 
+/** A copy of the library with no package.json beside it: its lazy imports cannot resolve. */
+function libraryCopy(): { dir: string; entry: string; [Symbol.dispose](): void } {
+  const dir = mkdtempSync(join(tmpdir(), "conduit-nodeps-"));
+  for (const part of ["mod.ts", "http.ts", "_shared_exports.ts"]) {
+    cpSync(fileURLToPath(new URL(part, ROOT)), join(dir, part));
+  }
+  for (const sub of ["protocol", "client", "transports", "runtime", "oauth"]) {
+    cpSync(fileURLToPath(new URL(sub, ROOT)), join(dir, sub), { recursive: true });
+  }
+  const entry = pathToFileURL(join(dir, "mod.ts")).href;
+  return { dir, entry, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const NET_ONLY = ["--allow-read", "--allow-env", "--allow-net=127.0.0.1"];
+
 test("fail fast: eventsource-parser that does not load is dependency_missing, at once", async () => {
-  // A copy of the library with no package.json beside it: its lazy import cannot resolve.
-  const copy = mkdtempSync(join(tmpdir(), "conduit-nodeps-"));
+  using copy = libraryCopy();
   const { server, seen } = await recordingServer((rpc) => {
     const result = {
       protocolVersion: (rpc?.params as JsonObject | undefined)?.protocolVersion,
@@ -203,16 +217,8 @@ test("fail fast: eventsource-parser that does not load is dependency_missing, at
     });
   });
   try {
-    for (const part of ["mod.ts", "http.ts", "_shared_exports.ts"]) {
-      cpSync(fileURLToPath(new URL(part, ROOT)), join(copy, part));
-    }
-    for (const dir of ["protocol", "client", "transports", "runtime", "oauth"]) {
-      cpSync(fileURLToPath(new URL(dir, ROOT)), join(copy, dir), { recursive: true });
-    }
-    const entry = pathToFileURL(join(copy, "mod.ts")).href;
     const url = new URL("mcp", server.url).href;
-    const flags = ["--allow-read", "--allow-env", "--allow-net=127.0.0.1"];
-    const result = await report(flags, [entry, "http", url, "legacy"], copy);
+    const result = await report(NET_ONLY, [copy.entry, "http", url, "legacy"], copy.dir);
     assertEquals([result.kind, result.reason, result.attempts], [
       "transport",
       "dependency_missing",
@@ -222,7 +228,24 @@ test("fail fast: eventsource-parser that does not load is dependency_missing, at
     assertEquals(seen.filter((s) => s.startsWith("POST")), ["POST initialize"]);
   } finally {
     await server.close();
-    rmSync(copy, { recursive: true, force: true });
+  }
+});
+
+test("fail fast: OAuth libraries that do not load are dependency_missing, at once", async () => {
+  using copy = libraryCopy();
+  const { server, seen } = await recordingServer(() => new Response(null, { status: 500 }));
+  try {
+    const url = new URL("mcp", server.url).href;
+    const result = await report(NET_ONLY, [copy.entry, "http", url, "oauth"], copy.dir);
+    assertEquals([result.kind, result.reason, result.attempts], [
+      "transport",
+      "dependency_missing",
+      0,
+    ]);
+    assertMatch(result.message ?? "", /the OAuth libraries failed to load \(.+\)/);
+    assertEquals(seen, []);
+  } finally {
+    await server.close();
   }
 });
 
