@@ -11,11 +11,20 @@ import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { cancelledError } from "./_errors.ts";
 import type { Progress } from "./types.ts";
 
+/**
+ * The default `maxTotalTimeout`, as a multiple of the request's timeout (10 minutes with the
+ * default `requestTimeout` of 60 s): progress cannot keep a call open for ever.
+ */
+export const TOTAL_TIMEOUT_FACTOR = 10;
+
 /** What a call takes from its request's options. */
 export interface CallOptions {
   /** Milliseconds before it fails with kind `timeout` (`Infinity`: never). */
   timeout: number;
-  /** The ceiling when progress keeps restarting the timeout. */
+  /**
+   * The ceiling when progress keeps restarting the timeout (default
+   * {@linkcode TOTAL_TIMEOUT_FACTOR} × `timeout`; `Infinity`: none).
+   */
   maxTotalTimeout?: number;
   /** The caller's signal. */
   signal?: AbortSignal;
@@ -179,9 +188,8 @@ export class Call implements Deadline {
     readonly resolve: (result: JsonObject) => void,
     readonly reject: (error: McpError) => void,
   ) {
-    this.ceilingAt = opts.maxTotalTimeout === undefined
-      ? Infinity
-      : this.started + opts.maxTotalTimeout;
+    this.ceilingAt = this.started +
+      (opts.maxTotalTimeout ?? TOTAL_TIMEOUT_FACTOR * opts.timeout);
   }
 
   /**

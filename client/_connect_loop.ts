@@ -19,6 +19,7 @@ import {
   restoreLogLevel,
 } from "./_connection_state.ts";
 import { envelopeBuilder } from "./_envelope.ts";
+import { retryable } from "./_fatal.ts";
 import { type LinkHandle, negotiate, type Negotiated } from "./negotiate.ts";
 import { createServerRequests } from "./server_requests.ts";
 import { createSession } from "./session.ts";
@@ -31,11 +32,6 @@ export interface Connector {
   abandon(handle: LinkHandle, error: McpError): void;
   /** Stops the loop and drops every link. */
   dropAll(error: McpError): Promise<void>;
-}
-
-function retryable(error: McpError): boolean {
-  return error.kind === "transport" || error.kind === "timeout" ||
-    error.reason === "downgrade_refused";
 }
 
 /**
@@ -95,6 +91,7 @@ export function createConnector(
     handle.session = session;
     handle.link = await options.transport.open({
       message: (message) => session.handle(message),
+      malformed: (id, failure) => session.malformed(id, failure),
       closed: (error) => linkClosed(handle, error),
       warn: options.warn,
     });

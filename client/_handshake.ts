@@ -10,6 +10,7 @@ import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { buildMeta, type Implementation, META_SERVER_INFO } from "../protocol/meta.ts";
 import type { ProbeOutcome, Verdict } from "../protocol/negotiation.ts";
 import { pickVersion } from "../protocol/versions.ts";
+import { isFatal } from "./_fatal.ts";
 import { isObject } from "./_json.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./negotiate.ts";
 
@@ -33,7 +34,8 @@ const HANDSHAKE = { bare: true, progress: false, cancellable: false } as const;
  * @param handle The link.
  * @param version The modern version to offer.
  * @returns The outcome, with the HTTP `Retry-After` and challenge when there were any.
- * @throws {McpError} Kind `auth` when the OAuth middleware refused to authorize.
+ * @throws {McpError} Kind `auth` when the OAuth middleware refused to authorize, and a
+ * failure no retry can fix (see `_fatal.ts`) as it is.
  */
 export async function probeOutcome(
   ctx: NegotiateContext,
@@ -70,9 +72,9 @@ export async function probeOutcome(
         challenge: response.challenge,
       };
     } catch (error) {
-      // The OAuth middleware refused to authorize (or the login failed): that is the answer,
-      // not a probe outcome to retry.
-      if (isMcpError(error) && error.kind === "auth") throw error;
+      // The OAuth middleware refused to authorize (or the login failed), or no attempt can
+      // succeed (TLS, a refused permission): that is the answer, not a probe outcome to retry.
+      if (isMcpError(error) && (error.kind === "auth" || isFatal(error))) throw error;
       const timeout = (error instanceof Error && error.name === "TimeoutError") ||
         (isMcpError(error) && error.kind === "timeout");
       return {
@@ -88,12 +90,15 @@ export async function probeOutcome(
     });
     return { outcome: { kind: "result", result } as ProbeOutcome };
   } catch (error) {
-    if (!isMcpError(error)) throw error;
+    if (!isMcpError(error) || isFatal(error)) throw error;
     if (error.kind === "server") {
       const failure = { code: error.code ?? 0, message: error.message, data: error.data };
       return { outcome: { kind: "error", error: failure } as ProbeOutcome };
     }
-    if (error.kind === "timeout") return { outcome: { kind: "timeout" } as ProbeOutcome };
+    // A wrong-shaped answer fails at once; the verdict stays the one waiting for it gave.
+    if (error.kind === "timeout" || error.reason === "malformed_body") {
+      return { outcome: { kind: "timeout" } as ProbeOutcome };
+    }
     if (error.kind === "transport") {
       return { outcome: { kind: "closed", reason: error } as ProbeOutcome };
     }

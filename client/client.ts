@@ -6,6 +6,7 @@
  */
 
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import { delay } from "./_async.ts";
 import { resolveOptions } from "./_options.ts";
 import { createConnection } from "./connection.ts";
 import { inputContext } from "./mrtr.ts";
@@ -248,7 +249,8 @@ export function createClient(options: ClientOptions): McpClient {
 
 /**
  * Creates a client and waits until it is ready: `createClient(options)` + `ready()`. If the
- * client cannot get ready it is closed and the promise rejects with the reason.
+ * client cannot get ready it is closed and the promise rejects with the reason, by `timeout`
+ * at the latest (closing goes on in the background past it).
  *
  * @param options The transport and settings.
  * @param timeout The longest wait in milliseconds (default: until the client gives up).
@@ -274,13 +276,14 @@ export function createClient(options: ClientOptions): McpClient {
  */
 export async function connectClient(options: ClientOptions, timeout?: number): Promise<McpClient> {
   const client = createClient(options);
-  try {
-    await client.ready(timeout);
-  } catch (error) {
-    await client.close();
-    throw error;
-  }
-  return client;
+  const deadline = Date.now() + (timeout ?? Infinity);
+  // `timeout` is a hard deadline: closing (a stdio server's grace period) may go on past it.
+  return await client.ready(timeout).then(() => client, (error) => {
+    const closed = new AbortController();
+    const closing = client.close().finally(() => closed.abort());
+    const left = deadline === Infinity ? closing : delay(deadline - Date.now(), closed.signal);
+    return left.catch(() => {}).then(() => Promise.reject(error));
+  });
 }
 
 /** The transport's OAuth controls, or kind `auth` reason `oauth_not_configured`. */

@@ -18,7 +18,11 @@ export type ConnectTarget = string | URL | StdioOptions | Transport;
 export interface ConnectOptions extends Omit<ClientOptions, "transport"> {
   /** Options for the Streamable HTTP transport when the target is a URL. */
   http?: StreamableHttpOptions;
-  /** How long to wait for the first handshake, in milliseconds (default: `requestTimeout`). */
+  /**
+   * How long to wait for the first handshake, in milliseconds: a hard deadline (closing a
+   * client that did not get ready goes on in the background past it). Default: until the
+   * client gives up connecting.
+   */
   readyTimeout?: number;
 }
 

@@ -7,14 +7,14 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
+import { isMcpError, McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { Implementation } from "../protocol/meta.ts";
 import { classifyProbe } from "../protocol/negotiation.ts";
 import { type Era, era as eraOf } from "../protocol/versions.ts";
 import type { TransportKind, TransportLink } from "../transports/transport.ts";
 import { describeSafe, safeChallenge } from "./_challenge.ts";
-import { fromDiscover, initialize, probeOutcome } from "./_handshake.ts";
+import { fromDiscover, initialize, type Probed, probeOutcome } from "./_handshake.ts";
 import type { Session } from "./session.ts";
 import type { ProtocolChoice } from "./types.ts";
 
@@ -96,6 +96,40 @@ function refuseLegacy(ctx: NegotiateContext): McpError | undefined {
   return undefined;
 }
 
+const NOT_THERE = new Set([404, 405]);
+
+function causeText(cause: unknown): string {
+  const text = typeof cause === "string" ? cause : (cause as { message?: unknown } | null)?.message;
+  return typeof text === "string" && text !== "" ? ` (${text})` : "";
+}
+
+function httpStatus(error: unknown): number | undefined {
+  if (!isMcpError(error) || error.reason !== "http_status") return undefined;
+  const status = (error.data as { status?: unknown } | undefined)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+/**
+ * Rethrows what `initialize` failed with, as kind `transport` reason `endpoint_not_found`
+ * when both the probe and `initialize` were answered with HTTP 404 or 405: nothing at the
+ * URL speaks MCP, and asking again will not change that.
+ */
+function notFound(probed: Probed): (error: unknown) => never {
+  return (error) => {
+    const probeStatus = probed.outcome.kind === "http" ? probed.outcome.status : undefined;
+    const status = httpStatus(error);
+    if (
+      probeStatus === undefined || status === undefined || !NOT_THERE.has(probeStatus) ||
+      !NOT_THERE.has(status)
+    ) throw error;
+    throw new McpError(
+      `No MCP endpoint at this URL: the server answered server/discover with HTTP ` +
+        `${probeStatus} and initialize with HTTP ${status}`,
+      { kind: "transport", reason: "endpoint_not_found", data: { status }, cause: error },
+    );
+  };
+}
+
 async function probe(ctx: NegotiateContext, versions: string[]): Promise<[LinkHandle, Negotiated]> {
   let handle = ctx.handle;
   let version = versions[0];
@@ -120,7 +154,8 @@ async function probe(ctx: NegotiateContext, versions: string[]): Promise<[LinkHa
         const refused = refuseLegacy(ctx);
         if (refused) throw refused;
         if (verdict.verdict === "reconnect_legacy") handle = await ctx.reopen();
-        return [handle, await initialize(ctx, handle, only("legacy", ctx.versions))];
+        const offered = only("legacy", ctx.versions);
+        return [handle, await initialize(ctx, handle, offered).catch(notFound(probed))];
       }
       case "authorize": {
         const summary = safeChallenge(probed.challenge);
@@ -135,7 +170,7 @@ async function probe(ctx: NegotiateContext, versions: string[]): Promise<[LinkHa
         );
       }
       case "retry":
-        throw new McpError("The server/discover probe failed for now; retrying later", {
+        throw new McpError(`The server/discover probe failed${causeText(verdict.reason)}`, {
           kind: "transport",
           reason: "probe_retry",
           data: { retryAfterMs: probed.retryAfterMs },

@@ -24,7 +24,12 @@ export interface RequestOptions {
   timeout?: number;
   /** Receives this request's progress notifications; each one restarts the timeout. */
   onProgress?: (progress: Progress) => void;
-  /** The ceiling on the whole request when progress keeps restarting the timeout. */
+  /**
+   * The ceiling on the whole request, in milliseconds, when progress keeps restarting the
+   * timeout: past it the request fails with kind `timeout` whatever the server reports.
+   * Default: 10 × the request's `timeout` (10 minutes with the default `requestTimeout` of
+   * 60 s); `Infinity` lets progress extend it for ever.
+   */
   maxTotalTimeout?: number;
 }
 

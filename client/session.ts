@@ -7,7 +7,9 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { malformedAnswer } from "../protocol/_malformed.ts";
 import {
+  type DecodeFailure,
   isErrorResponse,
   isNotification,
   isRequest,
@@ -67,6 +69,8 @@ export interface Session {
   respond(response: JsonRpcResponse): Promise<void>;
   /** Handles one message from the link. */
   handle(message: JsonRpcMessage): void;
+  /** An answer to request `id` that is not JSON-RPC: that request fails at once. */
+  malformed(id: string | number, failure: { reason: DecodeFailure; detail: string }): void;
   /** Fails every pending request with `error`, and every later one too. */
   failAll(error: McpError): void;
   /** A fresh request id (for requests sent outside `request`, such as the HTTP probe). */
@@ -193,6 +197,10 @@ export function createSession(options: SessionOptions): Session {
         if (message.method === "notifications/progress") return progress(message.params);
         options.onNotification(message);
       }
+    },
+    malformed(id, failure) {
+      const entry = typeof id === "number" ? pending.get(id) : undefined;
+      entry?.fail(malformedAnswer(`the "${entry.method}" request`, failure));
     },
     failAll(error) {
       ended ??= error;

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { dependencyMissing } from "../transports/_dependency.ts";
 import type { Engine, Grant } from "./_engine.ts";
 import { callbackUrl, handleCallback } from "./handle_callback.ts";
 import {
@@ -83,6 +84,10 @@ function middleware(grant: Grant): OAuthMiddleware {
       ([{ createEngine }, authorizing]) => {
         engine ??= createEngine(grant, store, () => wrapped);
         return authorizing;
+      },
+      (error) => {
+        loading = undefined;
+        throw dependencyMissing("the OAuth libraries", "authorize", error);
       },
     );
   const wrap = ((next: FetchLike): FetchLike => {

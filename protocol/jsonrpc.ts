@@ -169,7 +169,16 @@ export type DecodeFailure =
 /** The outcome of {@linkcode decodeMessage}: a message, or a reason and a description. */
 export type DecodeResult =
   | { ok: true; message: JsonRpcMessage }
-  | { ok: false; reason: DecodeFailure; detail: string };
+  | {
+    ok: false;
+    reason: DecodeFailure;
+    detail: string;
+    /**
+     * The id of a refused message that is meant as a response (an object with an `id` and
+     * no `method`, such as `{"id": 1, "result": "a string"}`): its request can fail at once.
+     */
+    id?: string | number;
+  };
 
 /**
  * Decodes one JSON-RPC message from text or from an already-parsed value. Never throws:
@@ -204,8 +213,17 @@ export function decodeMessage(input: unknown): DecodeResult {
   if (!isObject(value)) {
     return { ok: false, reason: "not_object", detail: "a message must be a JSON object" };
   }
+  const answers = value.method === undefined &&
+      (typeof value.id === "string" || typeof value.id === "number")
+    ? { id: value.id }
+    : {};
   if (value.jsonrpc !== "2.0") {
-    return { ok: false, reason: "bad_version", detail: 'the "jsonrpc" member must be "2.0"' };
+    return {
+      ok: false,
+      reason: "bad_version",
+      detail: 'the "jsonrpc" member must be "2.0"',
+      ...answers,
+    };
   }
   if (typeof value.method === "string" && value.id === null) {
     return { ok: false, reason: "null_id", detail: "a request id must not be null" };
@@ -213,5 +231,10 @@ export function decodeMessage(input: unknown): DecodeResult {
   if (isRequest(value) || isNotification(value) || isResult(value) || isErrorResponse(value)) {
     return { ok: true, message: value as JsonRpcMessage };
   }
-  return { ok: false, reason: "bad_shape", detail: "not a request, notification or response" };
+  return {
+    ok: false,
+    reason: "bad_shape",
+    detail: "not a request, notification or response",
+    ...answers,
+  };
 }

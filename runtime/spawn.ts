@@ -11,6 +11,7 @@ import { McpError } from "../protocol/errors.ts";
 import { runtimeName } from "./detect.ts";
 import { bunReadEnv, bunSpawn, bunWriteStderr } from "./bun.ts";
 import { childEnv, type InheritEnv } from "./env.ts";
+import { spawnError } from "./_spawn_error.ts";
 import { denoReadEnv, denoSpawn, denoWriteStderr } from "./deno.ts";
 
 /**
@@ -111,37 +112,12 @@ export interface ResolvedSpawn {
   cwd?: string;
 }
 
-function spawnError(command: string, error: unknown): McpError {
-  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
-  if (name === "NotFound" || code === "ENOENT") {
-    return new McpError(
-      `Cannot start "${command}": the command (or the working directory) was not found`,
-      { kind: "transport", reason: "spawn_not_found", cause: error },
-    );
-  }
-  if (
-    name === "NotCapable" || name === "PermissionDenied" || code === "EACCES" ||
-    code === "EPERM"
-  ) {
-    return new McpError(`Cannot start "${command}": permission denied`, {
-      kind: "transport",
-      reason: "spawn_denied",
-      cause: error,
-    });
-  }
-  return new McpError(`Cannot start "${command}"`, {
-    kind: "transport",
-    reason: "spawn_failed",
-    cause: error,
-  });
-}
-
 /**
  * Starts a child process with piped stdin, stdout and stderr, under Deno or Bun.
  *
  * @param options The command, arguments, environment and working directory.
  * @returns The running process.
- * @throws {McpError} kind `transport` (reason `spawn_not_found`, `spawn_denied` or
+ * @throws {McpError} kind `transport` (reason `command_not_found`, `permission_denied` or
  * `spawn_failed`) when the process cannot be started; the message names the command only.
  * @throws {TypeError} when `command` is empty or an `env` value is not a string.
  *

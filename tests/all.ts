@@ -31,6 +31,8 @@ import "./faults/http_streams_test.ts";
 import "./faults/stdio_faults_test.ts";
 import "./faults/subscribe_order_test.ts";
 import "./faults/session_loss_test.ts";
+import "./faults/fail_fast_calls_test.ts";
+import "./faults/fail_fast_test.ts";
 import "./interop/everything_http_test.ts";
 import "./interop/everything_input_test.ts";
 import "./interop/everything_restart_test.ts";

@@ -7,6 +7,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { fetchFailureError } from "./_fetch_failure.ts";
 
 /**
  * A `fetch`-compatible function, such as `globalThis.fetch` or a Hono app's `app.fetch`.
@@ -111,6 +112,8 @@ export async function fetchSameOrigin(plan: FetchPlan): Promise<Response> {
 export function networkError(cause: unknown, signal: AbortSignal | undefined, url: URL): McpError {
   if (signal?.aborted) return abortError(signal);
   if (cause instanceof McpError) return cause;
+  const hopeless = fetchFailureError(cause, url);
+  if (hopeless !== undefined) return hopeless;
   return new McpError(`Cannot reach the MCP server at ${url.origin}`, {
     kind: "transport",
     reason: "network",

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
+import { malformedAnswer } from "../protocol/_malformed.ts";
 import {
   decodeMessage,
   isErrorResponse,
@@ -38,11 +38,7 @@ export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse 
 export function decodeOrThrow(text: string, what: string): JsonRpcMessage {
   const decoded = decodeMessage(text);
   if (decoded.ok) return decoded.message;
-  const preview = JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
-  throw new McpError(
-    `The server's answer to ${what} is not a JSON-RPC message (${decoded.detail}): ${preview}`,
-    { kind: "protocol", reason: "malformed_body", data: { reason: decoded.reason } },
-  );
+  throw malformedAnswer(what, decoded, text);
 }
 
 /** Reads the body of an error status as text, up to 64 KiB (empty when it cannot be read). */

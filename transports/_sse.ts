@@ -15,6 +15,7 @@
 
 import type { EventSourceMessage, EventSourceParser, ParserConfig } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
+import { dependencyMissing } from "./_dependency.ts";
 import { utf8Length } from "./_http.ts";
 
 /** One dispatched event. */
@@ -44,13 +45,20 @@ const pools = new Map<number, EventSourceParser[]>();
 let createParser: ((config: ParserConfig) => EventSourceParser) | undefined;
 let loading: Promise<void> | undefined;
 
-/** Loads `eventsource-parser` (once); until then {@linkcode takeParser} cannot run. */
+/**
+ * Loads `eventsource-parser` (once); until then {@linkcode takeParser} cannot run. A failed
+ * load is kind `transport`, reason `dependency_missing` (no retry can fix it).
+ */
 function loadParser(): Promise<void> {
   return loading ??= import("eventsource-parser").then((module) => {
     createParser = module.createParser;
   }, (error) => {
     loading = undefined;
-    throw error;
+    throw dependencyMissing(
+      'the "eventsource-parser" package',
+      "read the server's event stream",
+      error,
+    );
   });
 }
 

@@ -181,6 +181,7 @@ export function startLink(
       const decoded = decodeMessage(line);
       if (!decoded.ok) {
         warn(`skipped a line from the server that is not a JSON-RPC message (${decoded.reason})`);
+        if (decoded.id !== undefined) sink.malformed?.(decoded.id, decoded);
         return;
       }
       try {

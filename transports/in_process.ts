@@ -97,6 +97,13 @@ function openLink(server: InProcessServer, sink: TransportSink): TransportLink {
       }
       if (!decoded.ok) {
         sink.warn?.(`Skipped a message from the in-process server (${decoded.reason})`);
+        // An answer with a request's id: that request fails now (in order with the messages).
+        const { id } = decoded;
+        if (id !== undefined && sink.malformed) {
+          queueMicrotask(() => {
+            if (!linkClosed) sink.malformed?.(id, decoded);
+          });
+        }
         return;
       }
       const delivered = decoded.message;

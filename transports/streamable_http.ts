@@ -182,9 +182,11 @@ function staticHeaders(init: unknown): Record<string, string> {
  * `WWW-Authenticate` challenge, never the token), kind `transport` with reason
  * `http_status` for 408/429/5xx (`data` holds `status` and `retryAfterMs`),
  * `session_expired` for a legacy session the server lost (a 404, or a 400 or `-32001` that
- * says so, to a request that carried `Mcp-Session-Id`), `network` for a server that cannot
- * be reached, `redirect_refused` for a redirect to another origin, and kind `protocol`
- * for bodies that are not JSON-RPC or are too large.
+ * says so, to a request that carried `Mcp-Session-Id`), `redirect_refused` for a redirect to
+ * another origin, `network` when the server cannot be reached, `permission_denied` (the
+ * runtime refused network access) and `tls` (the TLS handshake failed) when it never can,
+ * `dependency_missing` when the event-stream parser does not load, and kind `protocol` for
+ * bodies that are not JSON-RPC or are too large.
  *
  * @param url The MCP endpoint, e.g. `https://example.com/mcp`.
  * @param options Headers, credentials, `fetch` and limits.

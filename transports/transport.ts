@@ -10,7 +10,7 @@
  */
 
 import type { McpError } from "../protocol/errors.ts";
-import type { JsonRpcMessage, JsonRpcRequest } from "../protocol/jsonrpc.ts";
+import type { DecodeFailure, JsonRpcMessage, JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import type { Era } from "../protocol/versions.ts";
 
 /** Which kind of transport this is; the client's era rules depend on it. */
@@ -27,6 +27,13 @@ export interface TransportSink {
   closed(error: McpError): void;
   /** A diagnostic worth a log line (a skipped garbage line, a dropped tool); never secret. */
   warn?(message: string): void;
+  /**
+   * An answer to the request `id` arrived in a shape that is not JSON-RPC (such as
+   * `"result": "a string"`, or both `result` and `error`): that request should fail at once
+   * (see `malformedAnswer`). Links that cannot tell the request (HTTP fails its send) never
+   * call it.
+   */
+  malformed?(id: string | number, failure: { reason: DecodeFailure; detail: string }): void;
 }
 
 /** Per-message options for {@linkcode TransportLink.send}. */

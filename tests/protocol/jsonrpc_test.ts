@@ -52,6 +52,24 @@ test("decodeMessage() refuses what is not one JSON-RPC message", () => {
   }
 });
 
+test("decodeMessage() keeps the id of a refused answer, and only of an answer", () => {
+  const table: [unknown, string | number | undefined][] = [
+    ['{"jsonrpc":"2.0","id":7,"result":"a string"}', 7],
+    [{ jsonrpc: "2.0", id: "a", result: {}, error: { code: 1, message: "" } }, "a"],
+    [{ jsonrpc: "2.0", id: 3 }, 3],
+    [{ jsonrpc: "1.0", id: 4, result: {} }, 4],
+    [{ jsonrpc: "2.0", id: 1, method: "x", params: [1] }, undefined], // a request
+    [{ jsonrpc: "2.0", id: {}, result: {} }, undefined],
+    [{ jsonrpc: "2.0", id: null, result: 1 }, undefined],
+    ["not json", undefined],
+  ];
+  for (const [input, id] of table) {
+    const decoded = decodeMessage(input);
+    assert(!decoded.ok, `expected a refusal for ${JSON.stringify(input)}`);
+    assertEquals(decoded.id, id, JSON.stringify(input));
+  }
+});
+
 test("decodeMessage() accepts each kind from text and from values", () => {
   const inputs = [
     '{"jsonrpc":"2.0","id":1,"method":"ping"}',

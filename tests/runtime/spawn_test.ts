@@ -138,7 +138,7 @@ test("spawn: a missing command is a transport McpError that names only the comma
     McpError,
   );
   assert(isMcpError(error));
-  assertEquals([error.kind, error.reason], ["transport", "spawn_not_found"]);
+  assertEquals([error.kind, error.reason], ["transport", "command_not_found"]);
   assertStringIncludes(error.message, "conduit-no-such-command-xyz");
   assert(!error.message.includes("envsecret") && !error.message.includes("argsecret"));
   const cwd = assertThrows(

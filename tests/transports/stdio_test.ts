@@ -301,7 +301,7 @@ test("stdio: the fixture MCP server runs as a stdio script", async () => {
 test("stdio: a missing command rejects open() with a transport McpError", async () => {
   const transport = stdio({ command: "conduit-no-such-command-xyz", env: { TOKEN: "s3cret" } });
   const error = await assertRejects(() => transport.open(recorder()), McpError);
-  assertEquals([error.kind, error.reason], ["transport", "spawn_not_found"]);
+  assertEquals([error.kind, error.reason], ["transport", "command_not_found"]);
   assert(!error.message.includes("s3cret"));
   assertEquals(transport.stderrTail(), "");
 });
