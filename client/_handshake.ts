@@ -10,6 +10,7 @@ import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { buildMeta, type Implementation, META_SERVER_INFO } from "../protocol/meta.ts";
 import type { ProbeOutcome, Verdict } from "../protocol/negotiation.ts";
 import { pickVersion } from "../protocol/versions.ts";
+import { timeoutSignal } from "../transports/_timer.ts";
 import { isObject } from "./_json.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./negotiate.ts";
 
@@ -57,7 +58,7 @@ export async function probeOutcome(
     };
     try {
       const response = await handle.link.probe!(request, {
-        signal: AbortSignal.timeout(ctx.probeTimeout),
+        signal: timeoutSignal(ctx.probeTimeout),
       });
       return {
         outcome: {

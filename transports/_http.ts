@@ -7,6 +7,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { startTimer } from "./_timer.ts";
 
 /**
  * A `fetch`-compatible function, such as `globalThis.fetch` or a Hono app's `app.fetch`.
@@ -253,10 +254,10 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
     const onAbort = () => {
-      clearTimeout(timer);
+      timer.clear();
       reject(abortError(signal));
     };
-    const timer = setTimeout(() => {
+    const timer = startTimer(() => {
       signal.removeEventListener("abort", onAbort);
       resolve();
     }, ms);

@@ -16,6 +16,7 @@
 import type { EventSourceMessage, EventSourceParser, ParserConfig } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
 import { utf8Length } from "./_http.ts";
+import { startTimer, type Timer } from "./_timer.ts";
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -96,7 +97,7 @@ const STREAMING: TextDecodeOptions = { stream: true };
  * open: a drain's own pending read does that.
  */
 const draining = new Map<ReadableStreamDefaultReader<Uint8Array>, number>();
-let sweeper: ReturnType<typeof setTimeout> | undefined;
+let sweeper: Timer | undefined;
 
 function sweep(): void {
   sweeper = undefined;
@@ -112,9 +113,9 @@ function sweep(): void {
 }
 
 function arm(ms: number): void {
-  sweeper = setTimeout(sweep, ms);
+  sweeper = startTimer(sweep, ms);
   // Deno, Bun and Node timers can be unreferenced; edge runtimes end with the request.
-  (sweeper as { unref?: () => void }).unref?.();
+  sweeper.unref();
 }
 
 function watchDrain(reader: ReadableStreamDefaultReader<Uint8Array>): void {

@@ -9,6 +9,7 @@ import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
 import { lineSplitter } from "./_lines.ts";
 import { byteRing } from "./_ring.ts";
+import { startTimer } from "./_timer.ts";
 import type { StdioLink, StdioStderr } from "./stdio.ts";
 import type { TransportSink } from "./transport.ts";
 
@@ -20,10 +21,10 @@ const MESSAGE_TAIL_CHARS = 1_000;
 /** Resolves `true` when `promise` settles within `ms`, `false` otherwise. */
 function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
+    const timer = startTimer(() => resolve(false), ms);
     promise.then(
-      () => (clearTimeout(timer), resolve(true)),
-      () => (clearTimeout(timer), resolve(true)),
+      () => (timer.clear(), resolve(true)),
+      () => (timer.clear(), resolve(true)),
     );
   });
 }
