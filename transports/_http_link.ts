@@ -133,6 +133,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       }),
     sessionExpired,
     decode: decodeOrThrow,
+    maxRetryAfter: sink.maxRetryAfter,
   };
 
   function maybeStartGet(): void {

@@ -27,6 +27,12 @@ export interface TransportSink {
   closed(error: McpError): void;
   /** A diagnostic worth a log line (a skipped garbage line, a dropped tool); never secret. */
   warn?(message: string): void;
+  /**
+   * The longest wait a server may ask of the link, in milliseconds: an event stream's
+   * `retry:` or a `Retry-After` longer than this is capped to it (the client passes its
+   * `retry.maxRetryAfter`; default one minute).
+   */
+  maxRetryAfter?: number;
 }
 
 /** Per-message options for {@linkcode TransportLink.send}. */
