@@ -156,3 +156,23 @@ test("timers: the reconnect loop caps Retry-After at maxRetryAfter", async () =>
   assertEquals(client.status().state, "ready");
   assertEquals(fixture.knobs.failFirst?.count, 0);
 });
+
+test("timers: a GET stream told Retry-After: 3600 reconnects after the sink's maxRetryAfter", async () => {
+  await using fixture = await startHttpFixture();
+  let refused = 0;
+  const fetch: FetchLike = async (input, init) => {
+    const request = new Request(input, init);
+    if (request.method === "GET" && refused === 0) {
+      refused++;
+      return new Response("later", { status: 503, headers: { "retry-after": "3600" } });
+    }
+    return await globalThis.fetch(request);
+  };
+  const sink = { ...recordingSink(), maxRetryAfter: 30 };
+  const link = await streamableHttp(fixture.url, { fetch }).open(sink);
+  await handshake(link, sink);
+  // An hour, unbounded: the test would time out waiting.
+  await waitFor(() => gets(fixture).length >= 1, 10_000, "the GET after Retry-After");
+  await link.close();
+  assertEquals(refused, 1);
+});
