@@ -198,7 +198,7 @@ export async function openGetStream(context: StreamContext, signal: AbortSignal)
   let retry: number | undefined;
   let failures = 0; // attempts in a row that failed or ended without any event
   let quiet = 0; // attempts in a row that delivered no message
-  let warned = false; // this run of failures has warned
+  let warned = false; // warned since the last message
   /** Counts a failed attempt (`loud`: an error, which warns once a run); false: stop. */
   const failed = (text: string, loud: boolean) => {
     failures++;
@@ -223,7 +223,6 @@ export async function openGetStream(context: StreamContext, signal: AbortSignal)
         for (let event; (event = await stream.next()) !== undefined;) {
           events++;
           failures = 0;
-          warned = false;
           if (event.data === "") continue;
           let message: JsonRpcMessage;
           try {
@@ -233,6 +232,7 @@ export async function openGetStream(context: StreamContext, signal: AbortSignal)
             continue;
           }
           quiet = 0;
+          warned = false; // the stream works again: a new run of failures warns anew
           context.deliver(message);
         }
       } finally {
