@@ -7,6 +7,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { startTimer, type Timer } from "../transports/_timer.ts";
 import { cancelledError } from "./_errors.ts";
 
 /**
@@ -18,20 +19,20 @@ import { cancelledError } from "./_errors.ts";
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: Timer | undefined;
     let done = false;
     const onAbort = () => {
       done = true;
-      clearTimeout(timer);
+      timer?.clear();
       reject(signal?.reason);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     // Arming a timer may run pending microtasks (Deno's test harness does): re-check after.
-    const armed = setTimeout(() => {
+    const armed = startTimer(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
-    }, Math.max(0, ms));
-    if (done) clearTimeout(armed);
+    }, ms);
+    if (done) armed.clear();
     else timer = armed;
   });
 }
@@ -89,10 +90,10 @@ export function follow<T>(
   if (signal === undefined && !timed) return shared;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: Timer | undefined;
     const finish = () => {
       settled = true;
-      clearTimeout(timer);
+      timer?.clear();
       signal?.removeEventListener("abort", onAbort);
     };
     function onAbort() {
@@ -116,7 +117,7 @@ export function follow<T>(
     );
     if (!timed) return;
     // Arming a timer may run pending microtasks (Deno's test harness does): re-check.
-    const armed = setTimeout(() => {
+    const armed = startTimer(() => {
       if (settled) return;
       finish();
       reject(
@@ -126,7 +127,7 @@ export function follow<T>(
         }),
       );
     }, timeout);
-    if (settled) clearTimeout(armed);
+    if (settled) armed.clear();
     else timer = armed;
   });
 }

@@ -8,6 +8,7 @@
 
 import { McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { startTimer, type Timer } from "../transports/_timer.ts";
 import { cancelledError } from "./_errors.ts";
 import type { Progress } from "./types.ts";
 
@@ -46,22 +47,12 @@ export interface Deadline {
   expire(): void;
 }
 
-/** A timer that can stop holding the process open (Deno, Bun and Node timers can). */
-interface RefTimer {
-  ref(): unknown;
-  unref(): unknown;
-}
-
-function isRefTimer(timer: unknown): timer is RefTimer {
-  return typeof timer === "object" && timer !== null &&
-    typeof (timer as RefTimer).unref === "function" &&
-    typeof (timer as RefTimer).ref === "function";
-}
-
 /**
  * The deadlines of one session behind a single timer, armed at the earliest deadline it knows
  * of. Progress only moves a deadline later (a number), so the timer may fire early: it then
- * expires what is due and re-arms at the earliest remaining deadline.
+ * expires what is due and re-arms at the earliest remaining deadline. A deadline further
+ * away than a runtime timer reaches is waited for in steps (`startTimer`), so the clock
+ * never fires early in a loop.
  *
  * The clock keeps no collection of its own: it counts what is watched and, when the timer
  * fires, looks through `candidates` (the session's requests in flight) for the watched ones.
@@ -74,12 +65,12 @@ function isRefTimer(timer: unknown): timer is RefTimer {
  */
 export function deadlineClock(candidates: () => Iterable<Deadline>) {
   let watched = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: Timer | undefined;
   let timerAt = Infinity;
   let parked = false;
 
   const disarm = () => {
-    if (timer !== undefined) clearTimeout(timer);
+    timer?.clear();
     timer = undefined;
     timerAt = Infinity;
     parked = false;
@@ -89,25 +80,23 @@ export function deadlineClock(candidates: () => Iterable<Deadline>) {
     if (at >= timerAt) {
       if (parked) {
         parked = false;
-        (timer as unknown as RefTimer).ref();
+        timer?.ref();
       }
       return;
     }
     if (at === Infinity) return;
     disarm();
     timerAt = at;
-    const armed = setTimeout(fire, Math.max(0, at - Date.now()));
+    const armed = startTimer(fire, at - Date.now());
     // Arming a timer may run pending microtasks (Deno's test harness does): when they
     // disarmed or re-armed the clock meanwhile, this timer is stale.
-    if (timerAt !== at || timer !== undefined) clearTimeout(armed);
+    if (timerAt !== at || timer !== undefined) armed.clear();
     else timer = armed;
   };
 
   const park = () => {
-    if (isRefTimer(timer)) {
-      parked = true;
-      timer.unref();
-    } else disarm();
+    if (timer?.unref()) parked = true;
+    else disarm();
   };
 
   function fire() {

@@ -9,6 +9,7 @@
 import { McpError } from "../protocol/errors.ts";
 import { isRequest, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { Era } from "../protocol/versions.ts";
+import { DEFAULT_MAX_RETRY_AFTER } from "../transports/_timer.ts";
 import { backoffDelay, delay } from "./_async.ts";
 import {
   connectionError,
@@ -46,6 +47,10 @@ export function createConnector(
   release: (handle: LinkHandle) => void,
 ): Connector {
   const { options, events, room } = s;
+  // A server's Retry-After is honoured up to this; a longer one is capped to it.
+  const maxRetryAfter = options.retry === false
+    ? DEFAULT_MAX_RETRY_AFTER
+    : options.retry.maxRetryAfter;
 
   const build = envelopeBuilder(options);
   const state = { era: "legacy" as Era, version: "", capabilities: {} as JsonObject };
@@ -94,6 +99,7 @@ export function createConnector(
       malformed: (id, failure) => session.malformed(id, failure),
       closed: (error) => linkClosed(handle, error),
       warn: options.warn,
+      maxRetryAfter,
     });
     s.attemptLinks.add(handle);
     if (signal.aborted) {
@@ -168,7 +174,7 @@ export function createConnector(
           ? Number((lastError.data as JsonObject).retryAfterMs ?? 0)
           : 0;
         try {
-          await delay(Math.max(backoff, retryAfter || 0), signal);
+          await delay(Math.max(backoff, Math.min(retryAfter || 0, maxRetryAfter)), signal);
         } catch {
           return;
         }

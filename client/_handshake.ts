@@ -11,6 +11,7 @@ import { buildMeta, type Implementation, META_SERVER_INFO } from "../protocol/me
 import type { ProbeOutcome, Verdict } from "../protocol/negotiation.ts";
 import { pickVersion } from "../protocol/versions.ts";
 import { isFatal } from "./_fatal.ts";
+import { timeoutSignal } from "../transports/_timer.ts";
 import { isObject } from "./_json.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./negotiate.ts";
 
@@ -59,7 +60,7 @@ export async function probeOutcome(
     };
     try {
       const response = await handle.link.probe!(request, {
-        signal: AbortSignal.timeout(ctx.probeTimeout),
+        signal: timeoutSignal(ctx.probeTimeout),
       });
       return {
         outcome: {

@@ -10,6 +10,7 @@
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { Era } from "../protocol/versions.ts";
+import { clearTimer, startTimer, type Timer } from "../transports/_timer.ts";
 import { type Backoff, backoffDelay } from "./_async.ts";
 import { subscriptionsNotSupported } from "./_errors.ts";
 import { isObject } from "./_json.ts";
@@ -127,7 +128,7 @@ export function createListens(deps: ListenDeps): Listens {
   const opening = new Set<Listen>();
   let generation = 0;
   let chain: Promise<unknown> = Promise.resolve();
-  let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+  let reopenTimer: Timer | undefined;
   let reopens = 0;
   let closed = false;
 
@@ -190,11 +191,11 @@ export function createListens(deps: ListenDeps): Listens {
   };
 
   const acknowledged = async (listen: Listen, timeout: number): Promise<void> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: Timer | undefined;
     const expired = new Promise<never>((_, reject) => {
       // No deadline (an infinite timeout): wait for the acknowledgment or the stream's end.
       if (!Number.isFinite(timeout)) return;
-      timer = setTimeout(
+      timer = startTimer(
         () =>
           reject(
             new McpError(`The server did not acknowledge subscriptions/listen in ${timeout} ms`, {
@@ -211,7 +212,7 @@ export function createListens(deps: ListenDeps): Listens {
       stop(listen);
       throw error;
     } finally {
-      clearTimeout(timer);
+      clearTimer(timer);
     }
   };
 
@@ -268,7 +269,7 @@ export function createListens(deps: ListenDeps): Listens {
     }
     reopens++;
     const wait = deps.backoff === false ? 1_000 : backoffDelay(reopens, deps.backoff, deps.random);
-    reopenTimer = setTimeout(() => {
+    reopenTimer = startTimer(() => {
       reopenTimer = undefined;
       if (closed || !wanted() || connection.status().state !== "ready") return;
       resync(deps.requestTimeout).catch((error) => {
@@ -325,7 +326,7 @@ export function createListens(deps: ListenDeps): Listens {
       generation++;
       closed = false; // `reconnect()` revives a closed client, subscriptions included
       if (era !== "modern" || !wanted()) return;
-      clearTimeout(reopenTimer);
+      clearTimer(reopenTimer);
       reopenTimer = undefined;
       reopens = 0;
       resync(deps.requestTimeout).catch((error) => {
@@ -336,7 +337,7 @@ export function createListens(deps: ListenDeps): Listens {
 
     close() {
       closed = true;
-      clearTimeout(reopenTimer);
+      clearTimer(reopenTimer);
       reopenTimer = undefined;
       const listens = [active, ...opening];
       active = undefined;

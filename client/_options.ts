@@ -8,6 +8,7 @@ import type { ClientHandler } from "../protocol/capabilities.ts";
 import type { Implementation } from "../protocol/meta.ts";
 import { era, SUPPORTED_VERSIONS } from "../protocol/versions.ts";
 import type { Transport } from "../transports/transport.ts";
+import { DEFAULT_MAX_RETRY_AFTER } from "../transports/_timer.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
 import type { ClientOptions, ProtocolChoice } from "./types.ts";
@@ -200,7 +201,10 @@ function backoff(attempts: number, initialDelay: number, maxDelay: number) {
 
 function retry(value: unknown): ResolvedOptions["retry"] {
   if (value === false) return false;
-  const known = { ...backoff(2, 250, 5_000), maxRetryAfter: [60_000, (n) => n >= 0] as Member };
+  const known = {
+    ...backoff(2, 250, 5_000),
+    maxRetryAfter: [DEFAULT_MAX_RETRY_AFTER, (n) => n >= 0] as Member,
+  };
   return members("retry", value, known);
 }
 

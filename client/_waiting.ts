@@ -11,6 +11,7 @@
 
 import { McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { startTimer, type Timer } from "../transports/_timer.ts";
 import { cancelledError } from "./_errors.ts";
 import type { RequestOptions } from "./types.ts";
 
@@ -70,7 +71,7 @@ export function createWaitRoom<O extends RequestOptions>(
     enqueue(method, params, options, timeout) {
       return new Promise<JsonObject>((resolve, reject) => {
         const signal = options.signal;
-        let timer: ReturnType<typeof setTimeout> | undefined;
+        let timer: Timer | undefined;
         const entry: Entry<O> = {
           method,
           params,
@@ -79,7 +80,7 @@ export function createWaitRoom<O extends RequestOptions>(
           resolve,
           reject,
           cleanup: () => {
-            clearTimeout(timer);
+            timer?.clear();
             signal?.removeEventListener("abort", onAbort);
           },
         };
@@ -93,13 +94,13 @@ export function createWaitRoom<O extends RequestOptions>(
         signal?.addEventListener("abort", onAbort, { once: true });
         if (signal?.aborted) return onAbort();
         if (!Number.isFinite(timeout)) return;
-        const armed = setTimeout(
+        const armed = startTimer(
           () =>
             drop(notReady(`${method} timed out after ${timeout} ms waiting for the connection`)),
           timeout,
         );
         if (queue.has(entry)) timer = armed;
-        else clearTimeout(armed);
+        else armed.clear();
       });
     },
     release(send) {
@@ -120,26 +121,26 @@ export function createWaitRoom<O extends RequestOptions>(
     },
     wait(timeout) {
       return new Promise((resolve, reject) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
+        let timer: Timer | undefined;
         const waiter = {
           resolve: () => {
-            clearTimeout(timer);
+            timer?.clear();
             resolve();
           },
           reject: (error: McpError) => {
-            clearTimeout(timer);
+            timer?.clear();
             reject(error);
           },
         };
         waiters.add(waiter);
         if (timeout === undefined || !Number.isFinite(timeout)) return;
-        const armed = setTimeout(() => {
+        const armed = startTimer(() => {
           if (waiters.delete(waiter)) {
             reject(notReady(`The client was not ready within ${timeout} ms`));
           }
         }, timeout);
         if (waiters.has(waiter)) timer = armed;
-        else clearTimeout(armed);
+        else armed.clear();
       });
     },
     settle(error) {

@@ -75,7 +75,8 @@ const ALL_LISTS: readonly FollowedList[] = ["tools", "prompts", "resources"];
  */
 export function createClient(options: ClientOptions): McpClient {
   const resolved = resolveOptions(options);
-  const hub = createNotificationHub(resolved.warn);
+  // An iterator made after close() (and before any reconnect()) is over at once.
+  const hub = createNotificationHub(resolved.warn, () => connection.status().state === "closed");
   const wait = resolved.requestTimeout;
   const tools = createToolCache(Date.now, wait);
   const prompts = createListCache<Prompt>("prompts", { waitTimeout: wait });

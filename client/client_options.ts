@@ -43,7 +43,11 @@ export interface ReconnectOptions {
  *
  * A retry never waits past the request's timeout, nor for a `Retry-After` longer than
  * `maxRetryAfter`: the request then fails at once with the status error (kind `transport`,
- * reason `http_status`, `data.retryAfterMs`).
+ * reason `http_status`, `data.retryAfterMs`). `maxRetryAfter` also bounds every other wait
+ * a server chooses, where there is no single request to fail: the reconnect loop's
+ * `Retry-After` and an event stream's `retry:` or `Retry-After` are capped to it (and a
+ * stream waits at least 100 ms, or its `reconnectDelay` when shorter). With `retry: false`
+ * the cap is its default, one minute.
  *
  * @example Retry more patiently
  * ```ts
@@ -64,7 +68,10 @@ export interface RetryOptions {
   factor?: number;
   /** The random share of each delay, 0 to 1 (default 0.2). */
   jitter?: number;
-  /** The longest `Retry-After` worth waiting for, in milliseconds (default 60 000). */
+  /**
+   * The longest `Retry-After` worth waiting for, in milliseconds (default 60 000); the cap
+   * of every server-chosen wait (see above).
+   */
   maxRetryAfter?: number;
 }
 

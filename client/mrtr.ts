@@ -25,6 +25,7 @@ import { isMcpError, McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { type InputRequest, parseInputRequired, retryParams } from "../protocol/mrtr.ts";
 import { MODERN_VERSION } from "../protocol/versions.ts";
+import { clearTimer, startTimer } from "../transports/_timer.ts";
 import { capabilitiesFor } from "./_envelope.ts";
 import { cancelledError } from "./_errors.ts";
 import { put } from "./_json.ts";
@@ -103,7 +104,7 @@ function roundSignal(
   const onAbort = () => controller.abort(caller?.reason);
   if (caller?.aborted) onAbort();
   else caller?.addEventListener("abort", onAbort, { once: true });
-  const timer = left === undefined ? undefined : setTimeout(() =>
+  const timer = left === undefined ? undefined : startTimer(() =>
     controller.abort(
       new McpError(`${method} timed out after ${Date.now() - started} ms`, {
         kind: "timeout",
@@ -113,7 +114,7 @@ function roundSignal(
   return {
     signal: controller.signal,
     release() {
-      clearTimeout(timer);
+      clearTimer(timer);
       caller?.removeEventListener("abort", onAbort);
     },
   };

@@ -18,7 +18,7 @@ export interface NotificationHub {
   subscribe(listener: NotificationListener): () => void;
   /** An iterator over notifications from now on. */
   iterate(options?: { signal?: AbortSignal }): AsyncIterableIterator<ServerNotification>;
-  /** Ends every iterator (the client closed). Listeners stay. */
+  /** Ends every iterator (the client closed), and each of its pending `next()`. Listeners stay. */
   end(): void;
 }
 
@@ -26,15 +26,21 @@ export interface NotificationHub {
  * Creates a hub.
  *
  * @param warn Where listener failures and drops are reported.
+ * @param ended Whether the client is closed now: an iterator made then is over at once
+ * (default: never closed).
  * @returns The hub.
  */
-export function createNotificationHub(warn: (message: string) => void): NotificationHub {
+export function createNotificationHub(
+  warn: (message: string) => void,
+  ended: () => boolean = () => false,
+): NotificationHub {
   const listeners = new Set<NotificationListener>();
   const iterators = new Set<(notification: ServerNotification | undefined) => void>();
 
   const iterate = (options: { signal?: AbortSignal } = {}) => {
     const buffer: ServerNotification[] = [];
-    let waiting: ((result: IteratorResult<ServerNotification>) => void) | undefined;
+    // Every next() not yet answered, oldest first: each settles, in order.
+    const waiting: ((result: IteratorResult<ServerNotification>) => void)[] = [];
     let done = false;
     const finish = (drop = true) => {
       if (drop) buffer.length = 0;
@@ -42,24 +48,21 @@ export function createNotificationHub(warn: (message: string) => void): Notifica
       done = true;
       iterators.delete(push);
       options.signal?.removeEventListener("abort", onAbort);
-      waiting?.({ done: true, value: undefined });
-      waiting = undefined;
+      for (const resolve of waiting.splice(0)) resolve({ done: true, value: undefined });
     };
     const onAbort = () => finish();
     function push(notification: ServerNotification | undefined) {
       if (notification === undefined) return finish(false);
-      if (waiting) {
-        const resolve = waiting;
-        waiting = undefined;
-        return resolve({ done: false, value: notification });
-      }
+      const resolve = waiting.shift();
+      if (resolve) return resolve({ done: false, value: notification });
       buffer.push(notification);
       if (buffer.length > ITERATOR_BUFFER) {
         buffer.shift();
         warn("A notifications() iterator fell behind; dropped the oldest notification");
       }
     }
-    if (options.signal?.aborted) done = true;
+    // Made after the client closed, or with an aborted signal: already over.
+    if (ended() || options.signal?.aborted) done = true;
     else {
       iterators.add(push);
       options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -69,7 +72,7 @@ export function createNotificationHub(warn: (message: string) => void): Notifica
         const value = buffer.shift();
         if (value) return Promise.resolve({ done: false, value });
         if (done) return Promise.resolve({ done: true, value: undefined });
-        return new Promise((resolve) => waiting = resolve);
+        return new Promise((resolve) => waiting.push(resolve));
       },
       return() {
         finish();

@@ -24,6 +24,7 @@
 
 import { connect, type ConnectOptions, type McpClient, type Tool } from "../mod.ts";
 import { conformanceAuth } from "./_auth.ts";
+import { startTimer, type Timer } from "../transports/_timer.ts";
 
 type Client = McpClient;
 type Options = ConnectOptions;
@@ -279,16 +280,16 @@ function readRun(h: Host): Run {
 }
 
 async function closeQuietly(client: Client): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: Timer | undefined;
   try {
     await Promise.race([
       client.close(),
-      new Promise((resolve) => timer = setTimeout(resolve, 2_000)),
+      new Promise<void>((resolve) => timer = startTimer(resolve, 2_000)),
     ]);
   } catch (error) {
     log(`close failed: ${describe(error)}`);
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
   }
 }
 
@@ -312,7 +313,7 @@ async function main(h: Host): Promise<number> {
 
 const h = host();
 // A last guard under the runner's 30 s kill, so a hang ends with a message.
-const guard = setTimeout(() => {
+const guard = startTimer(() => {
   log("gave up after 28 s");
   h.exit(1);
 }, 28_000);
@@ -323,6 +324,6 @@ try {
   log(`failed: ${describe(error)}`);
   code = 1;
 }
-clearTimeout(guard);
+guard.clear();
 // Exit explicitly: an open stream or timer in a failed client must not keep the process up.
 h.exit(code);

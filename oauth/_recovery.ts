@@ -9,6 +9,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { timeoutSignal } from "../transports/_timer.ts";
 import { selectScopes } from "./authorize.ts";
 import type { ResourceChallenge } from "./challenge.ts";
 import { chooseAuthMethod, type TokenClient } from "./client_auth.ts";
@@ -235,7 +236,7 @@ export async function recoverTokens(
   life: AbortSignal,
 ): Promise<Recovery> {
   const { grant, store } = ctx;
-  const signal = AbortSignal.any([AbortSignal.timeout(ctx.timeout), life]);
+  const signal = AbortSignal.any([timeoutSignal(ctx.timeout), life]);
   if (need.challenge.resourceMetadata !== undefined) {
     session.resourceMetadataUrl = need.challenge.resourceMetadata;
   }

@@ -1,6 +1,7 @@
 /**
  * The part of a {@linkcode ChildProcess} both runtime adapters build the same way: an
- * `exited` promise that never rejects, and a `kill` that reports whether it did anything.
+ * `exited` promise that never rejects, and a `kill` (and, with a process group, `killTree`
+ * and `treeAlive`) that reports whether it did anything.
  *
  * @module
  */
@@ -21,6 +22,11 @@ export interface ChildParts {
   status: Promise<ExitStatus>;
   /** Sends a signal; may throw when the process is gone. */
   kill(signal: KillSignal): void;
+  /**
+   * Sends a signal (0: only checks) to the child's process group; throws when no process
+   * of it is left. Absent when the child has no group of its own.
+   */
+  killGroup?(signal: KillSignal | 0): void;
 }
 
 /** Wraps a runtime's child into the {@linkcode ChildProcess} contract. */
@@ -48,5 +54,39 @@ export function childProcess(parts: ChildParts): ChildProcess {
         return false; // already terminated
       }
     },
+    ...(parts.killGroup === undefined ? {} : groupControls(parts, () => ended)),
   };
+}
+
+/** Whether a signal failed because no process was there to take it. */
+function isGone(error: unknown): boolean {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return name === "NotFound" || code === "ESRCH";
+}
+
+/**
+ * `killTree` and `treeAlive` over a runtime's group signal. When the group cannot be
+ * signalled for another reason (Deno with an `--allow-run` list refuses `Deno.kill`), they
+ * fall back to the child alone.
+ */
+function groupControls(
+  parts: ChildParts,
+  ended: () => boolean,
+): Required<Pick<ChildProcess, "killTree" | "treeAlive">> {
+  const attempt = (signal: KillSignal | 0): boolean => {
+    try {
+      parts.killGroup!(signal);
+      return true;
+    } catch (error) {
+      if (isGone(error) || ended()) return false;
+      if (signal === 0) return true; // the child lives
+      try {
+        parts.kill(signal);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+  };
+  return { killTree: (signal) => attempt(signal), treeAlive: () => attempt(0) };
 }

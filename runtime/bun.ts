@@ -32,12 +32,20 @@ interface BunLike {
     stdin: "pipe";
     stdout: "pipe";
     stderr: "pipe";
+    detached: boolean;
   }): BunSubprocess;
   env: Record<string, string | undefined>;
 }
 
 interface ProcessLike {
   stderr: { write(chunk: Uint8Array): unknown };
+  platform: string;
+  /** Signals a process, or (negative `pid`) a process group; 0 only checks. */
+  kill(pid: number, signal: string | number): unknown;
+}
+
+function nodeProcess(): ProcessLike {
+  return (globalThis as unknown as { process: ProcessLike }).process;
 }
 
 function bun(): BunLike {
@@ -88,18 +96,24 @@ function writableFromSink(sink: BunFileSink): WritableStream<Uint8Array> {
 }
 
 /**
- * Spawns under Bun. Throws the runtime's error when the process cannot start.
+ * Spawns under Bun, in a process group of its own outside Windows (`detached`, which
+ * calls `setsid`). Throws the runtime's error when the process cannot start.
  *
  * @param options The resolved launch request.
  * @returns The running process.
  */
 export function bunSpawn(options: ResolvedSpawn): ChildProcess {
+  const proc = nodeProcess();
+  // A new session and process group (setsid), so the whole tree can be signalled; Bun's
+  // subprocess signals only its own pid, so the group goes through `process.kill(-pid)`.
+  const grouped = proc.platform !== "win32";
   const child = bun().spawn([options.command, ...options.args], {
     env: options.env,
     cwd: options.cwd,
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
+    detached: grouped,
   });
   return childProcess({
     pid: child.pid,
@@ -111,6 +125,7 @@ export function bunSpawn(options: ResolvedSpawn): ChildProcess {
       signal: child.signalCode ?? null,
     })),
     kill: (signal) => child.kill(signal),
+    killGroup: grouped ? (signal) => void proc.kill(-child.pid, signal) : undefined,
   });
 }
 
@@ -122,7 +137,7 @@ export function bunSpawn(options: ResolvedSpawn): ChildProcess {
  */
 export function bunWriteStderr(chunk: Uint8Array): void {
   try {
-    (globalThis as unknown as { process: ProcessLike }).process.stderr.write(chunk);
+    nodeProcess().stderr.write(chunk);
   } catch {
     // Nowhere to report it.
   }

@@ -26,7 +26,11 @@ interface DenoLike {
     stdin: "piped";
     stdout: "piped";
     stderr: "piped";
+    detached: boolean;
   }) => { spawn(): DenoChild };
+  /** Signals a process, or (negative `pid`) a process group; 0 only checks. */
+  kill(pid: number, signal: string | number): void;
+  build: { os: string };
   env: { get(name: string): string | undefined; toObject(): Record<string, string> };
   permissions?: {
     querySync?(descriptor: { name: "env"; variable?: string }): { state: string };
@@ -72,13 +76,17 @@ export function denoReadEnv(names: readonly string[] | "all"): Record<string, st
 }
 
 /**
- * Spawns under Deno. Throws the runtime's error when the process cannot start.
+ * Spawns under Deno, in a process group of its own outside Windows (`detached`, which
+ * calls `setsid`). Throws the runtime's error when the process cannot start.
  *
  * @param options The resolved launch request.
  * @returns The running process.
  */
 export function denoSpawn(options: ResolvedSpawn): ChildProcess {
-  const child = new (deno().Command)(options.command, {
+  const runtime = deno();
+  // A new session and process group (setsid), so the whole tree can be signalled.
+  const grouped = runtime.build.os !== "windows";
+  const child = new runtime.Command(options.command, {
     args: options.args,
     env: options.env,
     clearEnv: true,
@@ -86,6 +94,7 @@ export function denoSpawn(options: ResolvedSpawn): ChildProcess {
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
+    detached: grouped,
   }).spawn();
   return childProcess({
     pid: child.pid,
@@ -97,6 +106,7 @@ export function denoSpawn(options: ResolvedSpawn): ChildProcess {
       signal: status.signal ?? null,
     })),
     kill: (signal) => child.kill(signal),
+    killGroup: grouped ? (signal) => runtime.kill(-child.pid, signal) : undefined,
   });
 }
 

@@ -98,6 +98,17 @@ export interface ChildProcess {
    * @returns `false` when the process had already ended or the signal could not be sent.
    */
   kill(signal?: KillSignal): boolean;
+  /**
+   * Sends a signal to the child's whole process tree: the child starts in a process group
+   * of its own (a new session), so this reaches what a wrapper such as `npx`, `uvx` or
+   * `bash -c` started too, even after the child itself has ended. Absent where the
+   * platform has no process groups (Windows) or the process came from elsewhere.
+   *
+   * @returns `false` when no process of the group is left (or it could not be signalled).
+   */
+  killTree?(signal: KillSignal): boolean;
+  /** Whether any process of the child's process group is still alive (see `killTree`). */
+  treeAlive?(): boolean;
 }
 
 /** The resolved launch request the runtime adapters receive. */
@@ -114,6 +125,11 @@ export interface ResolvedSpawn {
 
 /**
  * Starts a child process with piped stdin, stdout and stderr, under Deno or Bun.
+ *
+ * Outside Windows the child leads a new session and process group (`detached` in both
+ * runtimes), so {@linkcode ChildProcess.killTree} can end everything it started. A
+ * consequence: a terminal's Ctrl-C (which signals the foreground group) no longer reaches
+ * it; it sees its stdin close when this process ends instead.
  *
  * @param options The command, arguments, environment and working directory.
  * @returns The running process.

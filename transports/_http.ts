@@ -8,6 +8,7 @@
 
 import { McpError } from "../protocol/errors.ts";
 import { fetchFailureError } from "./_fetch_failure.ts";
+import { startTimer } from "./_timer.ts";
 
 /**
  * A `fetch`-compatible function, such as `globalThis.fetch` or a Hono app's `app.fetch`.
@@ -256,10 +257,10 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
     const onAbort = () => {
-      clearTimeout(timer);
+      timer.clear();
       reject(abortError(signal));
     };
-    const timer = setTimeout(() => {
+    const timer = startTimer(() => {
       signal.removeEventListener("abort", onAbort);
       resolve();
     }, ms);

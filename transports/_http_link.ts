@@ -135,6 +135,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       }),
     sessionExpired,
     decode: decodeOrThrow,
+    maxRetryAfter: sink.maxRetryAfter,
   };
 
   /**

@@ -4,6 +4,11 @@
  * the legacy GET stream carries what the server sends unprompted. A legacy stream that
  * ends early is resumed with a GET carrying `Last-Event-ID`, after the server's `retry:`.
  *
+ * Every wait a server chooses (`retry:`, `Retry-After`) is bounded: at least
+ * `MIN_STREAM_DELAY` (or the link's own `reconnectDelay`, when shorter) and at most
+ * `maxRetryAfter` (the client's `retry.maxRetryAfter`; a longer one is capped to it). Streams
+ * that bring no message back off, whether they failed or ended cleanly.
+ *
  * @module
  */
 
@@ -24,6 +29,7 @@ import type { LinkConfig, RequestHeaders } from "./_http_request.ts";
 import { readErrorText } from "./_http_response.ts";
 import { isSessionLoss } from "./_http_session.ts";
 import { SseReader } from "./_sse.ts";
+import { DEFAULT_MAX_RETRY_AFTER, MIN_STREAM_DELAY, serverDelay } from "./_timer.ts";
 
 /** What the stream readers need from their link. */
 export interface StreamContext {
@@ -39,6 +45,30 @@ export interface StreamContext {
   sessionExpired(carried: string, status?: number): McpError;
   /** Decodes one event's data as a JSON-RPC message, or throws a `protocol` error. */
   decode(text: string, what: string): JsonRpcMessage;
+  /** The longest wait a server may ask for, in ms (default `DEFAULT_MAX_RETRY_AFTER`). */
+  maxRetryAfter?: number;
+}
+
+/** The longest backoff between reconnects of a stream that brings nothing. */
+const MAX_STREAM_BACKOFF = 30_000;
+
+/** How a link's streams bound the waits a server asks for. */
+interface Waits {
+  /** A server's wait (`retry:` or `Retry-After`), bounded; `undefined` gives the default. */
+  bound(ms: number | undefined): number;
+  /** The wait after `quiet` reconnects in a row that brought no message. */
+  backoff(base: number, quiet: number): number;
+}
+
+function waits(context: StreamContext): Waits {
+  const { reconnectDelay } = context.config;
+  const floor = Math.min(MIN_STREAM_DELAY, reconnectDelay);
+  const ceiling = context.maxRetryAfter ?? DEFAULT_MAX_RETRY_AFTER;
+  return {
+    bound: (ms) => ms === undefined ? reconnectDelay : serverDelay(ms, floor, ceiling),
+    backoff: (base, quiet) =>
+      quiet <= 0 ? base : Math.max(base, Math.min(MAX_STREAM_BACKOFF, base * 2 ** (quiet - 1))),
+  };
 }
 
 /** The POST whose event stream {@linkcode readPostStream} reads. */
@@ -114,7 +144,8 @@ async function getStream(
  */
 export async function readPostStream(context: StreamContext, post: PostStream): Promise<void> {
   const { request, what, signal } = post;
-  const { maxEventBytes, reconnectDelay, maxReconnects } = context.config;
+  const { maxEventBytes, maxReconnects } = context.config;
+  const wait = waits(context);
   let stream = new SseReader(post.response.body!, maxEventBytes);
   let lastEventId: string | undefined;
   let retry: number | undefined;
@@ -146,7 +177,7 @@ export async function readPostStream(context: StreamContext, post: PostStream): 
     if (!post.legacy || lastEventId === undefined) throw streamEnded(what, broken);
     idle = progressed ? 0 : idle + 1;
     if (idle > maxReconnects) throw streamEnded(what, broken);
-    await sleep(retry ?? reconnectDelay, signal);
+    await sleep(wait.backoff(wait.bound(retry), idle), signal);
     let resumed: Response;
     try {
       resumed = await getStream(context, lastEventId, signal);
@@ -167,27 +198,45 @@ function resumePoint(stream: SseReader, before: string | undefined): string | un
   return id === "" ? undefined : id;
 }
 
-function backoff(failures: number, base: number): number {
-  return Math.min(30_000, base * 2 ** Math.max(0, failures - 1));
-}
-
 /**
  * Runs the legacy GET stream until `signal` aborts: delivers every event, reconnects after
  * a graceful close (honouring `retry:`, sending `Last-Event-ID`), backs off on failures and
- * stops for good on 405, 401/403, an expired session, or too many failures in a row.
+ * on streams that bring no message, and stops for good on 405, 401/403, an expired session,
+ * or more than `maxReconnects` attempts in a row that failed or ended without any event.
+ * The first error of such a run warns once (a clean end, quietly, only counts); the stop
+ * warns again.
  */
 export async function openGetStream(context: StreamContext, signal: AbortSignal): Promise<void> {
-  const { maxEventBytes, reconnectDelay, maxReconnects } = context.config;
+  const { maxEventBytes, maxReconnects } = context.config;
+  const wait = waits(context);
   let lastEventId: string | undefined;
   let retry: number | undefined;
-  let failures = 0;
+  let failures = 0; // attempts in a row that failed or ended without any event
+  let quiet = 0; // attempts in a row that delivered no message
+  let warned = false; // warned since the last message
+  /** Counts a failed attempt (`loud`: an error, which warns once a run); false: stop. */
+  const failed = (text: string, loud: boolean) => {
+    failures++;
+    if (failures > maxReconnects) {
+      context.warn(`The GET event stream stopped after ${failures} attempts: ${text}`);
+      return false;
+    }
+    if (loud && !warned) {
+      warned = true;
+      context.warn(`The GET event stream failed (${text}); reconnecting`);
+    }
+    return true;
+  };
   while (!signal.aborted) {
-    let wait: number;
+    let delay: number;
+    quiet++;
     try {
       const response = await getStream(context, lastEventId, signal);
       const stream = new SseReader(response.body!, maxEventBytes);
+      let events = 0;
       try {
         for (let event; (event = await stream.next()) !== undefined;) {
+          events++;
           failures = 0;
           if (event.data === "") continue;
           let message: JsonRpcMessage;
@@ -202,6 +251,8 @@ export async function openGetStream(context: StreamContext, signal: AbortSignal)
             context.warn("Skipped a response on the GET stream: it answers no request made there");
             continue;
           }
+          quiet = 0;
+          warned = false; // the stream works again: a new run of failures warns anew
           context.deliver(message);
         }
       } finally {
@@ -209,7 +260,10 @@ export async function openGetStream(context: StreamContext, signal: AbortSignal)
         lastEventId = resumePoint(stream, lastEventId);
         retry = stream.retry ?? retry;
       }
-      wait = retry ?? reconnectDelay;
+      if (signal.aborted) return;
+      // A clean end that carried no event at all counts as a failure.
+      if (events === 0 && !failed("the server ended it without any event", false)) return;
+      delay = wait.backoff(wait.bound(retry), quiet);
     } catch (error) {
       const reason = error instanceof McpError ? error.reason : undefined;
       if (reason === "session_expired") {
@@ -226,15 +280,12 @@ export async function openGetStream(context: StreamContext, signal: AbortSignal)
         context.warn(`The GET event stream stopped: ${error.message}`);
         return;
       }
-      failures++;
-      if (failures > maxReconnects) {
-        context.warn(`The GET event stream stopped after ${failures} failures: ${String(error)}`);
-        return;
-      }
-      wait = retryAfterOf(error) ?? backoff(failures, retry ?? reconnectDelay);
+      if (!failed(String(error), true)) return;
+      const after = retryAfterOf(error);
+      delay = after === undefined ? wait.backoff(wait.bound(retry), quiet) : wait.bound(after);
     }
     try {
-      await sleep(wait, signal);
+      await sleep(delay, signal);
     } catch {
       return;
     }

@@ -17,6 +17,7 @@ import type { EventSourceMessage, EventSourceParser, ParserConfig } from "events
 import { McpError } from "../protocol/errors.ts";
 import { dependencyMissing } from "./_dependency.ts";
 import { utf8Length } from "./_http.ts";
+import { startTimer, type Timer } from "./_timer.ts";
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -104,7 +105,7 @@ const STREAMING: TextDecodeOptions = { stream: true };
  * open: a drain's own pending read does that.
  */
 const draining = new Map<ReadableStreamDefaultReader<Uint8Array>, number>();
-let sweeper: ReturnType<typeof setTimeout> | undefined;
+let sweeper: Timer | undefined;
 
 function sweep(): void {
   sweeper = undefined;
@@ -120,9 +121,9 @@ function sweep(): void {
 }
 
 function arm(ms: number): void {
-  sweeper = setTimeout(sweep, ms);
+  sweeper = startTimer(sweep, ms);
   // Deno, Bun and Node timers can be unreferenced; edge runtimes end with the request.
-  (sweeper as { unref?: () => void }).unref?.();
+  sweeper.unref();
 }
 
 function watchDrain(reader: ReadableStreamDefaultReader<Uint8Array>): void {

@@ -9,6 +9,7 @@ import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
 import { lineSplitter } from "./_lines.ts";
 import { byteRing } from "./_ring.ts";
+import { endProcessTree, within } from "./_stdio_stop.ts";
 import type { StdioLink, StdioStderr } from "./stdio.ts";
 import type { TransportSink } from "./transport.ts";
 
@@ -16,17 +17,6 @@ import type { TransportSink } from "./transport.ts";
 const DRAIN_MS = 1_000;
 /** How much stderr goes into the message of an exit error. */
 const MESSAGE_TAIL_CHARS = 1_000;
-
-/** Resolves `true` when `promise` settles within `ms`, `false` otherwise. */
-function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    promise.then(
-      () => (clearTimeout(timer), resolve(true)),
-      () => (clearTimeout(timer), resolve(true)),
-    );
-  });
-}
 
 function messageTail(text: string): string {
   const trimmed = text.trim();
@@ -255,6 +245,8 @@ export function startLink(
     const drained = await within(Promise.all([stdoutDone, stderrDone]), DRAIN_MS);
     if (!drained) cancelReaders();
     report(exitError(exit, ring.text()));
+    // What the process started may live on (a wrapper's server): end it too.
+    if (child.treeAlive?.()) void terminateOnce();
   });
 
   // The server closed its stdout but lives on: nothing more can arrive, so end the link.
@@ -268,21 +260,18 @@ export function startLink(
         reason: "stdout_closed",
       }),
     );
-    void terminate();
+    void terminateOnce();
   });
 
+  /** Ends the process and what it started (see `endProcessTree`), then its pipes. */
   async function terminate(): Promise<void> {
     ended = true;
     writer.close().catch(() => {}); // not awaited: a full pipe would keep it pending
-    if (!(await within(child.exited, settings.closeGracePeriod))) {
-      child.kill("SIGTERM");
-      if (!(await within(child.exited, settings.terminateGracePeriod))) {
-        child.kill("SIGKILL");
-        await within(child.exited, Math.max(settings.terminateGracePeriod, DRAIN_MS));
-      }
-    }
+    await endProcessTree(child, settings);
     if (!(await within(Promise.all([stdoutDone, stderrDone]), 100))) cancelReaders();
   }
+  let terminating: Promise<void> | undefined;
+  const terminateOnce = () => terminating ??= terminate();
 
   return {
     pid: child.pid,
@@ -318,7 +307,7 @@ export function startLink(
         failWrites(
           new McpError("The stdio link is closed", { kind: "transport", reason: "closed" }),
         );
-        closePromise = terminate();
+        closePromise = terminateOnce();
       }
       return closePromise;
     },

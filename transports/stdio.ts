@@ -188,7 +188,14 @@ function check(options: StdioOptions): Required<Omit<StdioOptions, "env" | "cwd"
  * - stderr is always read; its tail is kept and shown in the error when the process
  *   exits on its own.
  * - `close()` closes the server's stdin, waits `closeGracePeriod`, sends SIGTERM, waits
- *   `terminateGracePeriod`, then sends SIGKILL.
+ *   `terminateGracePeriod`, then sends SIGKILL. The server runs in a process group of its
+ *   own (outside Windows), and the signals go to the whole group: a server started through
+ *   a wrapper (`npx`, `uvx`, `bash -c`) ends with everything it started, even when the
+ *   wrapper itself exits first; what a server leaves running when it exits on its own is
+ *   ended the same way. (Under Deno, signalling the group needs `--allow-run` without a
+ *   list of commands; with a list, only the server process itself is signalled.) Being a
+ *   group of its own, the server does not get a terminal's Ctrl-C; it sees its stdin
+ *   close when this process ends.
  * - Each `open()` starts a new process, so a client reconnects by opening again.
  *
  * @param options The command and how to run it.

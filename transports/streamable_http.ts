@@ -66,9 +66,16 @@ export interface StreamableHttpOptions {
   maxEventBytes?: number;
   /** How many same-origin redirects one request may follow (default 5). */
   maxRedirects?: number;
-  /** The wait before reconnecting a stream when the server sent no `retry:` (default 1000 ms). */
+  /**
+   * The wait before reconnecting a stream when the server sent no `retry:` (default 1000 ms).
+   * A server's `retry:` is honoured between 100 ms (or this, when shorter) and the client's
+   * `retry.maxRetryAfter`; reconnects that bring no message back off from there (up to 30 s).
+   */
   reconnectDelay?: number;
-  /** Reconnects of a stream in a row without any event before giving up (default 5). */
+  /**
+   * Reconnects of a stream in a row without any event before giving up (default 5): failed
+   * ones, and on the GET stream those that ended cleanly without an event.
+   */
   maxReconnects?: number;
   /** How long `close()` waits for the session `DELETE` (default 2000 ms). */
   closeTimeout?: number;

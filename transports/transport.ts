@@ -34,6 +34,12 @@ export interface TransportSink {
    * call it.
    */
   malformed?(id: string | number, failure: { reason: DecodeFailure; detail: string }): void;
+  /**
+   * The longest wait a server may ask of the link, in milliseconds: an event stream's
+   * `retry:` or a `Retry-After` longer than this is capped to it (the client passes its
+   * `retry.maxRetryAfter`; default one minute).
+   */
+  maxRetryAfter?: number;
 }
 
 /** Per-message options for {@linkcode TransportLink.send}. */

@@ -88,3 +88,54 @@ test("the hub: break ends an iterator, an aborted signal gives an empty one, the
   assertEquals((await slow.next()).value?.method, "m1");
   assertEquals(warnings.length, 1);
 });
+
+test("the hub: concurrent next() calls each settle, in order, and end() settles the rest", async () => {
+  const hub = createNotificationHub(() => {});
+  const iterator = hub.iterate();
+  const first = iterator.next();
+  const second = iterator.next();
+  const third = iterator.next();
+  hub.publish({ method: "a", params: {} });
+  assertEquals(await first, { done: false, value: { method: "a", params: {} } });
+  hub.end();
+  assertEquals(await second, { done: true, value: undefined });
+  assertEquals(await third, { done: true, value: undefined });
+});
+
+test("the hub: return() settles every pending next()", async () => {
+  const hub = createNotificationHub(() => {});
+  const iterator = hub.iterate();
+  const pending = [iterator.next(), iterator.next()];
+  await iterator.return!();
+  assertEquals(await Promise.all(pending), [
+    { done: true, value: undefined },
+    { done: true, value: undefined },
+  ]);
+});
+
+test("notifications(): two waiting next() calls both end when the client closes", async () => {
+  const { client } = fixtureClient({ mode: "legacy-only" });
+  await client.ready();
+  const iterator = client.notifications();
+  const pending = [iterator.next(), iterator.next()];
+  await client.close();
+  assertEquals(await Promise.all(pending), [
+    { done: true, value: undefined },
+    { done: true, value: undefined },
+  ]);
+});
+
+test("notifications() made after close() is over at once; after reconnect() it iterates again", async () => {
+  const { client } = fixtureClient({ mode: "legacy-only" });
+  await client.ready();
+  await client.close();
+  const late = client.notifications();
+  assertEquals(await late.next(), { done: true, value: undefined });
+  await client.reconnect();
+  const revived = client.notifications();
+  const next = revived.next();
+  await client.callTool("notify");
+  assertEquals((await next).value?.method, "notifications/tools/list_changed");
+  await client.close();
+  assertEquals(await revived.next(), { done: true, value: undefined });
+});

@@ -154,3 +154,23 @@ test("spawn: a missing command is a transport McpError that names only the comma
     "not found",
   );
 });
+
+test("spawn: the child leads its own process group; killTree reaches what it started", async () => {
+  // The shell starts a grandchild and waits: one group, two processes.
+  const child = spawnProcess({ command: "sh", args: ["-c", "sleep 30 & wait"] });
+  await child.stdin.close();
+  assert(child.killTree !== undefined && child.treeAlive !== undefined, "groups on this platform");
+  assertEquals(child.treeAlive(), true);
+  assertEquals(child.killTree("SIGKILL"), true);
+  assertEquals(await child.exited, { code: null, signal: "SIGKILL" });
+  // The grandchild got it too: nothing of the group is left to signal (once its zombie is
+  // reaped by whoever adopted it, which some init processes do only now and then).
+  let left = true;
+  for (let i = 0; i < 1_000 && left; i++) {
+    left = child.treeAlive();
+    if (left) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assertEquals(left, false, "no process of the group is left");
+  assertEquals(child.killTree("SIGTERM"), false);
+  await Promise.all([child.stdout.cancel(), child.stderr.cancel()]);
+});
