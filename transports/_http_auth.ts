@@ -1,8 +1,8 @@
 /**
  * Private: credentials for the Streamable HTTP transport (the `auth` forms, the bearer
  * token, and the OAuth middleware around the transport's `fetch` for the OAuth forms),
- * and safe summaries of `WWW-Authenticate` challenges for `auth` errors. Nothing here puts
- * a token or a full header in an error.
+ * and the `auth` errors of 401/403 answers (with the challenge through the one allow-list of
+ * `_challenge.ts`). Nothing here puts a token or a full header in an error.
  *
  * @module
  */
@@ -15,6 +15,7 @@ import {
   type ClientCredentialsOptions,
   type OAuthOptions,
 } from "../oauth/options.ts";
+import { describeChallenge, safeChallenge } from "./_challenge.ts";
 import type { FetchLike } from "./_http.ts";
 
 /**
@@ -94,24 +95,44 @@ export interface AuthorizedFetch {
 /**
  * The `fetch` for `auth`: `base` itself, or `base` wrapped in the OAuth middleware for the
  * OAuth forms. OAuth options naming no `store` keep the previous middleware's store, and
- * the previous middleware's authorizations in progress are abandoned.
+ * the previous middleware's authorizations in progress are abandoned. An OAuth `fetch`
+ * option (for the authorization server) is wrapped with `wrap`, as `base` already is.
  */
 export function authorizedFetch(
   auth: HttpAuth,
   base: FetchLike,
   previous?: AuthorizedFetch,
+  wrap: (fetch: FetchLike) => FetchLike = (fetch) => fetch,
 ): AuthorizedFetch {
   previous?.oauth?.abort();
   if (typeof auth !== "object" || auth === null || "bearer" in auth) return { fetch: base };
   const store = previous?.oauth?.store;
+  const options = "oauth" in auth ? auth.oauth : auth.clientCredentials;
+  const own = {
+    ...(options.store === undefined && store ? { store } : {}),
+    ...(options.fetch === undefined ? {} : { fetch: wrap(options.fetch) }),
+  };
   const oauth = "oauth" in auth
-    ? withOAuth(auth.oauth.store === undefined && store ? { ...auth.oauth, store } : auth.oauth)
-    : withClientCredentials(
-      auth.clientCredentials.store === undefined && store
-        ? { ...auth.clientCredentials, store }
-        : auth.clientCredentials,
-    );
+    ? withOAuth({ ...auth.oauth, ...own })
+    : withClientCredentials({ ...auth.clientCredentials, ...own });
   return { fetch: oauth(base), oauth, principal: oauth.principal };
+}
+
+/**
+ * The credentials `auth` is configured with: the bearer token, client secrets, a private
+ * key (PEM text and its base64 body), a fixed assertion. Tokens a function returns, and
+ * those the OAuth forms obtain, are seen as they are sent.
+ */
+export function configuredSecrets(auth: HttpAuth): string[] {
+  if (typeof auth !== "object" || auth === null) return [];
+  if ("bearer" in auth) return [auth.bearer];
+  if ("oauth" in auth) return [auth.oauth.client?.clientSecret ?? ""];
+  const { clientSecret, privateKey, assertion } = auth.clientCredentials;
+  const out = [clientSecret ?? "", typeof assertion === "string" ? assertion : ""];
+  if (typeof privateKey === "string") {
+    out.push(privateKey.trim(), privateKey.replace(/-----[^-]+-----|\s+/g, ""));
+  }
+  return out;
 }
 
 /** The OAuth middleware of `current`, or kind `auth` reason `oauth_not_configured`. */
@@ -156,48 +177,9 @@ async function callTokenFunction(auth: () => unknown): Promise<string> {
   return token;
 }
 
-/** The scheme and parameters of the first `WWW-Authenticate` challenge. */
-export interface ChallengeSummary {
-  /** E.g. `"Bearer"`. */
-  scheme: string;
-  /** Its auth-params (`realm`, `scope`, `error`, `resource_metadata`, …), secrets left out. */
-  params: Record<string, string>;
-}
-
-const SECRET_PARAM = /token|secret|nonce|key|pass|code|sig|cred|opaque/i;
-
-/**
- * Reads the first challenge of a `WWW-Authenticate` header, dropping parameters whose names
- * suggest secrets (and any token68 blob).
- */
-export function summarizeChallenge(value: string | null): ChallengeSummary | undefined {
-  if (value === null) return undefined;
-  const match = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)(.*)$/s.exec(value);
-  if (!match) return undefined;
-  const params: Record<string, string> = {};
-  // A token68 blob (`Basic dXNlcg==`) is credential-like: drop it.
-  let rest = match[2].replace(/^\s+[A-Za-z0-9\-._~+/]+=*\s*(?=,|$)/, "");
-  const param = /^\s*,?\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/;
-  // Only the first challenge: a `, Scheme name=…` that follows does not match `name=`.
-  for (let found = param.exec(rest); found !== null; found = param.exec(rest)) {
-    const name = found[1].toLowerCase();
-    const raw = found[2] !== undefined ? found[2].replace(/\\(.)/g, "$1") : found[3];
-    if (!SECRET_PARAM.test(name)) params[name] = raw;
-    rest = rest.slice(found[0].length);
-  }
-  return { scheme: match[1], params };
-}
-
-/** Formats a summary for an error message, e.g. `Bearer realm="mcp", scope="read"`. */
-export function describeChallenge(summary: ChallengeSummary | undefined): string {
-  if (summary === undefined) return "no WWW-Authenticate challenge";
-  const params = Object.entries(summary.params).map(([k, v]) => `${k}="${v}"`).join(", ");
-  return params === "" ? summary.scheme : `${summary.scheme} ${params}`;
-}
-
 /** The `McpError` for a 401 or 403: kind `auth`, with the status and a safe challenge. */
 export function authError(response: Response, what: string): McpError {
-  const summary = summarizeChallenge(response.headers.get("www-authenticate"));
+  const summary = safeChallenge(response.headers.get("www-authenticate"));
   const status = response.status;
   return new McpError(
     `The server refused ${what} with HTTP ${status} (${

@@ -13,6 +13,7 @@ import {
   type SpawnOptions,
   spawnProcess,
 } from "../runtime/spawn.ts";
+import { envSecrets, guardSink } from "./_redact.ts";
 import { startLink } from "./_stdio_link.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 
@@ -187,6 +188,9 @@ function check(options: StdioOptions): Required<Omit<StdioOptions, "env" | "cwd"
  *   warning (through the sink's `warn`); their content is never logged.
  * - stderr is always read; its tail is kept and shown in the error when the process
  *   exits on its own.
+ * - The values of `env` variables named like credentials (`…TOKEN`, `…KEY`, `…SECRET`,
+ *   `…PASSWORD`) are replaced by `[redacted]` in everything the server sends back: errors
+ *   (the stderr tail included), warnings and messages.
  * - `close()` closes the server's stdin, waits `closeGracePeriod`, sends SIGTERM, waits
  *   `terminateGracePeriod`, then sends SIGKILL.
  * - Each `open()` starts a new process, so a client reconnects by opening again.
@@ -225,6 +229,8 @@ export function stdio(options: StdioOptions): StdioTransport {
   const settings = check(options);
   const args = [...(options.args ?? [])];
   const env = options.env ? { ...options.env } : undefined;
+  // The server's errors, stderr and messages never carry back a credential it was given.
+  const secrets = envSecrets(env);
   let latest: StdioLink | undefined;
   return {
     kind: "stdio",
@@ -250,7 +256,7 @@ export function stdio(options: StdioOptions): StdioTransport {
           }),
         );
       }
-      latest = startLink(child, sink, settings);
+      latest = startLink(child, secrets.empty ? sink : guardSink(sink, secrets), settings);
       return Promise.resolve(latest);
     },
     stderrTail(): string {

@@ -11,9 +11,24 @@
  */
 
 import type { FetchLike } from "./_http.ts";
+import { callbackUrl } from "../oauth/handle_callback.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
-import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
+import {
+  authorizedFetch,
+  checkAuth,
+  configuredSecrets,
+  type HttpAuth,
+  oauthOf,
+} from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
+import {
+  CREDENTIAL_HEADER,
+  guardLink,
+  guardSink,
+  recordHeader,
+  recordingFetch,
+} from "./_redact.ts";
+import { createSecrets } from "./_secrets.ts";
 import { toolHeaders } from "./_tool_headers.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 
@@ -184,6 +199,11 @@ function staticHeaders(init: unknown): Record<string, string> {
  * `session_expired` for a 404 on a legacy session, `redirect_refused` for a redirect to
  * another origin, and kind `protocol` for bodies that are not JSON-RPC or are too large.
  *
+ * No credential the transport holds reaches an error, a warning or a message: the bearer
+ * token, OAuth access and refresh tokens, client secrets and keys, authorization codes
+ * and DPoP proofs are replaced by `[redacted]` wherever the server writes them back (a
+ * challenge, a JSON-RPC error, a body, an event stream, a token endpoint's answer).
+ *
  * @param url The MCP endpoint, e.g. `https://example.com/mcp`.
  * @param options Headers, credentials, `fetch` and limits.
  * @returns The transport.
@@ -225,16 +245,27 @@ export function streamableHttp(
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new TypeError("options.fetch must be a function");
   }
-  const fetchFn: FetchLike = options.fetch ??
-    ((input, init) => globalThis.fetch(input, init));
-  let current = authorizedFetch(auth, fetchFn);
+  // Every credential the transport holds or sends is kept out of what the server writes.
+  const secrets = createSecrets();
+  const pin = (next: HttpAuth) => configuredSecrets(next).forEach((s) => secrets.add(s, true));
+  pin(auth);
+  const headers = staticHeaders(options.headers);
+  for (const name in headers) {
+    if (CREDENTIAL_HEADER.test(name)) recordHeader(secrets, name, headers[name], true);
+  }
+  const record = (next: FetchLike) => recordingFetch(next, secrets);
+  const fetchFn: FetchLike = record(
+    options.fetch ??
+      ((input, init) => globalThis.fetch(input, init)),
+  );
+  let current = authorizedFetch(auth, fetchFn, undefined, record);
   if (credentialId === undefined && current.principal !== undefined) {
     credentialId = `oauth:${current.principal}`;
   }
   const config: LinkConfig = {
     url: target,
     fetch: (input, init) => current.fetch(input, init),
-    headers: staticHeaders(options.headers),
+    headers,
     auth: () => auth,
     tools: toolHeaders(),
     maxResponseBytes: positiveInteger(options.maxResponseBytes, "maxResponseBytes", 16 * MiB),
@@ -263,7 +294,8 @@ export function streamableHttp(
         throw new TypeError("options.credentialId must be a string");
       }
       auth = checked;
-      current = authorizedFetch(checked, fetchFn, current);
+      pin(checked);
+      current = authorizedFetch(checked, fetchFn, current, record);
       credentialId = setOptions.credentialId ??
         (current.principal === undefined ? undefined : `oauth:${current.principal}`);
     },
@@ -272,13 +304,17 @@ export function streamableHttp(
     },
     handleCallback(callback: string | URL): Promise<void> {
       try {
-        return oauthOf(current).handleCallback(callback);
+        const oauth = oauthOf(current);
+        secrets.add(callbackUrl(callback).searchParams.get("code") ?? undefined);
+        return oauth.handleCallback(callback).catch((error) => {
+          throw secrets.error(error);
+        });
       } catch (error) {
-        return Promise.reject(error);
+        return Promise.reject(secrets.error(error));
       }
     },
     open(sink: TransportSink): Promise<TransportLink> {
-      return Promise.resolve(openLink(config, sink));
+      return Promise.resolve(guardLink(openLink(config, guardSink(sink, secrets)), secrets));
     },
   };
 }

@@ -1,0 +1,162 @@
+/**
+ * Private: the credentials a transport holds, and the one step that takes them out of
+ * whatever the server wrote. A transport remembers each credential it is given or sends
+ * (bearer and OAuth tokens, client secrets, keys, codes, DPoP proofs); every message,
+ * error (message, `data`, `cause` chain, stack) and warning that comes from its links is
+ * passed through {@linkcode Secrets.value}, {@linkcode Secrets.error} or
+ * {@linkcode Secrets.text}, which replace each occurrence by `[redacted]`.
+ *
+ * @module
+ */
+
+/** What replaces a credential. */
+export const REDACTED = "[redacted]";
+
+/** Shorter values are not remembered: redacting them would garble ordinary text. */
+const MIN_LENGTH = 8;
+/** How many credentials seen in requests are remembered (DPoP proofs change every time). */
+const MAX_SEEN = 128;
+/** How many configured credentials are remembered (they change with `setAuth`). */
+const MAX_PINNED = 32;
+const MAX_DEPTH = 64;
+
+/** A transport's credentials and the redaction step. */
+export interface Secrets {
+  /** Whether no credential is known (then every step returns its input as is). */
+  readonly empty: boolean;
+  /**
+   * Remembers a credential. `pinned` ones (configured: a bearer token, a client secret, a
+   * key) are kept longer than the ones seen in requests.
+   */
+  add(value: string | undefined, pinned?: boolean): void;
+  /** `text` with every known credential replaced by `[redacted]`. */
+  text(text: string): string;
+  /** A JSON-like value with credentials redacted in every string (keys too); the same value when clean. */
+  value<T>(value: T): T;
+  /**
+   * Redacts an error in place (message, stack, `data`, and the same along its `cause`
+   * chain) and returns it; anything else thrown goes through {@linkcode Secrets.value}.
+   */
+  error<T>(error: T): T;
+}
+
+/** The forms a credential may be written in: as is, percent-encoded, JSON-escaped. */
+function variants(value: string): string[] {
+  const forms = new Set([value]);
+  try {
+    forms.add(encodeURIComponent(value));
+  } catch {
+    // a lone surrogate: no encoded form
+  }
+  forms.add(JSON.stringify(value).slice(1, -1));
+  return [...forms];
+}
+
+/**
+ * A fresh, empty set of credentials.
+ *
+ * @returns The set.
+ */
+export function createSecrets(): Secrets {
+  const pinned = new Map<string, string[]>();
+  const seen = new Map<string, string[]>();
+  let shortest = Infinity;
+  let last: string | undefined; // the latest seen: the same token comes with every request
+  let forms: string[] | undefined; // longest first; rebuilt after a change
+
+  const all = (): string[] => {
+    if (forms === undefined) {
+      const list = new Set<string>();
+      for (const map of [pinned, seen]) for (const f of map.values()) f.forEach((v) => list.add(v));
+      forms = [...list].sort((a, b) => b.length - a.length);
+      shortest = forms.length === 0 ? Infinity : forms[forms.length - 1].length;
+    }
+    return forms;
+  };
+
+  const text = (input: string): string => {
+    const known = all();
+    if (input.length < shortest) return input;
+    let out = input;
+    for (const form of known) {
+      if (out.includes(form)) out = out.split(form).join(REDACTED);
+    }
+    return out;
+  };
+
+  function value<T>(input: T, depth = 0): T {
+    if (typeof input === "string") return text(input) as T;
+    if (typeof input !== "object" || input === null || depth > MAX_DEPTH) return input;
+    if (input instanceof Error) return error(input, depth) as T;
+    if (Array.isArray(input)) {
+      let copy: unknown[] | undefined;
+      input.forEach((item, i) => {
+        const clean = value(item, depth + 1);
+        if (clean !== item) (copy ??= [...input])[i] = clean;
+      });
+      return (copy ?? input) as T;
+    }
+    const proto = Object.getPrototypeOf(input);
+    if (proto !== Object.prototype && proto !== null) return input; // not JSON-like
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(input)) {
+      const cleanKey = text(key);
+      const clean = value(item, depth + 1);
+      if (clean === item && cleanKey === key) continue;
+      copy ??= { ...input as Record<string, unknown> };
+      if (cleanKey !== key) delete copy[key];
+      copy[cleanKey] = clean;
+    }
+    return (copy ?? input) as T;
+  }
+
+  function error<T>(input: T, depth = 0): T {
+    if (!(input instanceof Error)) return value(input, depth);
+    if (depth > 8) return input;
+    const target = input as Error & { data?: unknown };
+    try {
+      const message = text(target.message);
+      if (message !== target.message) target.message = message;
+      if (typeof target.stack === "string") {
+        const stack = text(target.stack);
+        if (stack !== target.stack) target.stack = stack;
+      }
+      if ("data" in target) {
+        const data = value(target.data, depth + 1);
+        if (data !== target.data) Object.defineProperty(target, "data", { value: data });
+      }
+      if (target.cause !== undefined) {
+        const cause = error(target.cause, depth + 1);
+        if (cause !== target.cause) target.cause = cause;
+      }
+    } catch {
+      // A frozen error: left as it is.
+    }
+    return input;
+  }
+
+  return {
+    get empty() {
+      return pinned.size === 0 && seen.size === 0;
+    },
+    add(secret, keep = false) {
+      if (typeof secret !== "string" || secret.length < MIN_LENGTH) return;
+      if (!keep) {
+        if (secret === last) return;
+        last = secret;
+      }
+      if (pinned.has(secret)) return;
+      const map = keep ? pinned : seen;
+      const known = map.get(secret);
+      map.delete(secret); // (re-inserted last: the most recent)
+      map.set(secret, known ?? variants(secret));
+      if (known !== undefined) return;
+      if (map.size > (keep ? MAX_PINNED : MAX_SEEN)) map.delete(map.keys().next().value!);
+      if (keep) seen.delete(secret);
+      forms = undefined;
+    },
+    text: (input) => pinned.size === 0 && seen.size === 0 ? input : text(input),
+    value: (input) => pinned.size === 0 && seen.size === 0 ? input : value(input),
+    error: (input) => pinned.size === 0 && seen.size === 0 ? input : error(input),
+  };
+}
