@@ -57,6 +57,7 @@ import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";
 import "./transports/in_process_test.ts";
 import "./transports/lines_test.ts";
+import "./transports/redact_test.ts";
 import "./transports/sse_test.ts";
 import "./transports/stdio_test.ts";
 import "./transports/streamable_http_errors_test.ts";

@@ -53,6 +53,31 @@ function variants(value: string): string[] {
 }
 
 /**
+ * `text` with `form` replaced wherever it occurs, and also where a text clipped it: a
+ * prefix of it (of at least {@linkcode MIN_LENGTH} characters) that ends the text or is
+ * followed by `…`, as previews and clipped descriptions end.
+ */
+function redactForm(text: string, form: string): string {
+  const head = form.slice(0, MIN_LENGTH);
+  let at = text.indexOf(head);
+  if (at < 0) return text;
+  let out = "";
+  let from = 0;
+  while (at >= 0) {
+    let length = MIN_LENGTH;
+    while (length < form.length && text[at + length] === form[length]) length++;
+    const end = at + length;
+    const clipped = end === text.length || text[end] === "\u2026";
+    if (length === form.length || clipped) {
+      out += text.slice(from, at) + REDACTED;
+      from = end;
+    }
+    at = text.indexOf(head, from > at ? from : at + 1);
+  }
+  return out + text.slice(from);
+}
+
+/**
  * A fresh, empty set of credentials.
  *
  * @returns The set.
@@ -60,7 +85,6 @@ function variants(value: string): string[] {
 export function createSecrets(): Secrets {
   const pinned = new Map<string, string[]>();
   const seen = new Map<string, string[]>();
-  let shortest = Infinity;
   let last: string | undefined; // the latest seen: the same token comes with every request
   let forms: string[] | undefined; // longest first; rebuilt after a change
 
@@ -69,18 +93,15 @@ export function createSecrets(): Secrets {
       const list = new Set<string>();
       for (const map of [pinned, seen]) for (const f of map.values()) f.forEach((v) => list.add(v));
       forms = [...list].sort((a, b) => b.length - a.length);
-      shortest = forms.length === 0 ? Infinity : forms[forms.length - 1].length;
     }
     return forms;
   };
 
   const text = (input: string): string => {
     const known = all();
-    if (input.length < shortest) return input;
+    if (input.length < MIN_LENGTH) return input;
     let out = input;
-    for (const form of known) {
-      if (out.includes(form)) out = out.split(form).join(REDACTED);
-    }
+    for (const form of known) out = redactForm(out, form);
     return out;
   };
 
