@@ -24,6 +24,7 @@ import "./edge/graph_test.ts";
 import "./edge/typecheck_test.ts";
 import "./edge/workerd_test.ts";
 import "./examples/server_test.ts";
+import "./faults/token_reflection_test.ts";
 import "./interop/everything_http_test.ts";
 import "./interop/everything_input_test.ts";
 import "./interop/modern_sdk_mrtr_test.ts";

@@ -83,15 +83,33 @@ function recordHeaders(secrets: Secrets, headers: HeadersInit | undefined): bool
   return form;
 }
 
+/** Fields of authorization server answers (tokens, registrations) that are credentials. */
+const ISSUED_FIELDS = ["access_token", "refresh_token", "id_token", "issued_token", "client_secret"];
+
+/** Remembers the credentials an authorization server answer hands out, before it is read. */
+async function recordIssued(secrets: Secrets, response: Response): Promise<void> {
+  if (!/json/i.test(response.headers.get("content-type") ?? "")) return;
+  try {
+    const body = JSON.parse(await response.clone().text());
+    for (const field of ISSUED_FIELDS) {
+      if (typeof body?.[field] === "string") secrets.add(body[field]);
+    }
+  } catch {
+    // not JSON: nothing handed out
+  }
+}
+
 /**
- * Wraps `next` so that the credentials of every request are remembered before it is sent.
+ * Wraps `next` so that the credentials of every request are remembered before it is sent,
+ * and those an authorization server hands out (a token or registration answer: any POST
+ * that is no JSON-RPC message) before the answer is read.
  *
  * @param next The `fetch` to send with.
  * @param secrets Where to remember them.
  * @returns The recording `fetch`.
  */
 export function recordingFetch(next: FetchLike, secrets: Secrets): FetchLike {
-  return (input, init) => {
+  return async (input, init) => {
     const headers = init?.headers ?? (input instanceof Request ? input.headers : undefined);
     const form = recordHeaders(secrets, headers);
     const body = init?.body;
@@ -103,7 +121,11 @@ export function recordingFetch(next: FetchLike, secrets: Secrets): FetchLike {
     for (const field of fields === undefined ? [] : CREDENTIAL_FIELDS) {
       for (const value of fields!.getAll(field)) secrets.add(value);
     }
-    return next(input, init);
+    const response = await next(input, init);
+    if (fields !== undefined || (typeof body === "string" && !body.startsWith('{"jsonrpc"'))) {
+      await recordIssued(secrets, response);
+    }
+    return response;
   };
 }
 
