@@ -95,44 +95,24 @@ export interface AuthorizedFetch {
 /**
  * The `fetch` for `auth`: `base` itself, or `base` wrapped in the OAuth middleware for the
  * OAuth forms. OAuth options naming no `store` keep the previous middleware's store, and
- * the previous middleware's authorizations in progress are abandoned. An OAuth `fetch`
- * option (for the authorization server) is wrapped with `wrap`, as `base` already is.
+ * the previous middleware's authorizations in progress are abandoned.
  */
 export function authorizedFetch(
   auth: HttpAuth,
   base: FetchLike,
   previous?: AuthorizedFetch,
-  wrap: (fetch: FetchLike) => FetchLike = (fetch) => fetch,
 ): AuthorizedFetch {
   previous?.oauth?.abort();
   if (typeof auth !== "object" || auth === null || "bearer" in auth) return { fetch: base };
   const store = previous?.oauth?.store;
-  const options = "oauth" in auth ? auth.oauth : auth.clientCredentials;
-  const own = {
-    ...(options.store === undefined && store ? { store } : {}),
-    ...(options.fetch === undefined ? {} : { fetch: wrap(options.fetch) }),
-  };
   const oauth = "oauth" in auth
-    ? withOAuth({ ...auth.oauth, ...own })
-    : withClientCredentials({ ...auth.clientCredentials, ...own });
+    ? withOAuth(auth.oauth.store === undefined && store ? { ...auth.oauth, store } : auth.oauth)
+    : withClientCredentials(
+      auth.clientCredentials.store === undefined && store
+        ? { ...auth.clientCredentials, store }
+        : auth.clientCredentials,
+    );
   return { fetch: oauth(base), oauth, principal: oauth.principal };
-}
-
-/**
- * The credentials `auth` is configured with: the bearer token, client secrets, a private
- * key (PEM text and its base64 body), a fixed assertion. Tokens a function returns, and
- * those the OAuth forms obtain, are seen as they are sent.
- */
-export function configuredSecrets(auth: HttpAuth): string[] {
-  if (typeof auth !== "object" || auth === null) return [];
-  if ("bearer" in auth) return [auth.bearer];
-  if ("oauth" in auth) return [auth.oauth.client?.clientSecret ?? ""];
-  const { clientSecret, privateKey, assertion } = auth.clientCredentials;
-  const out = [clientSecret ?? "", typeof assertion === "string" ? assertion : ""];
-  if (typeof privateKey === "string") {
-    out.push(privateKey.trim(), privateKey.replace(/-----[^-]+-----|\s+/g, ""));
-  }
-  return out;
 }
 
 /** The OAuth middleware of `current`, or kind `auth` reason `oauth_not_configured`. */

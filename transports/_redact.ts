@@ -84,7 +84,13 @@ function recordHeaders(secrets: Secrets, headers: HeadersInit | undefined): bool
 }
 
 /** Fields of authorization server answers (tokens, registrations) that are credentials. */
-const ISSUED_FIELDS = ["access_token", "refresh_token", "id_token", "issued_token", "client_secret"];
+const ISSUED_FIELDS = [
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "issued_token",
+  "client_secret",
+];
 
 /** Remembers the credentials an authorization server answer hands out, before it is read. */
 async function recordIssued(secrets: Secrets, response: Response): Promise<void> {

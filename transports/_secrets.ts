@@ -38,6 +38,21 @@ export interface Secrets {
    * chain) and returns it; anything else thrown goes through {@linkcode Secrets.value}.
    */
   error<T>(error: T): T;
+  /**
+   * Also redacts the credentials `other` knows, now and later (e.g. an OAuth middleware's,
+   * when its `fetch` is handed to a transport).
+   */
+  include(other: Secrets): void;
+  /** The forms of the credentials this set itself knows, and a counter of their changes. */
+  own(): { forms: readonly string[]; version: number };
+}
+
+/** Where a `fetch` that holds credentials (the OAuth middleware's) keeps its {@linkcode Secrets}. */
+export const SECRETS: unique symbol = Symbol.for("@conduit/mcp.secrets");
+
+/** The {@linkcode Secrets} a `fetch` function carries, if any. */
+export function secretsOf(fetch: unknown): Secrets | undefined {
+  return typeof fetch === "function" ? (fetch as { [SECRETS]?: Secrets })[SECRETS] : undefined;
 }
 
 /** The forms a credential may be written in: as is, percent-encoded, JSON-escaped. */
@@ -86,16 +101,33 @@ export function createSecrets(): Secrets {
   const pinned = new Map<string, string[]>();
   const seen = new Map<string, string[]>();
   let last: string | undefined; // the latest seen: the same token comes with every request
-  let forms: string[] | undefined; // longest first; rebuilt after a change
+  let version = 0;
+  let mine: string[] | undefined; // own forms; rebuilt after a change
+  let forms: string[] = []; // own and included, longest first
+  let built = -1; // the versions `forms` was built at
+  const included: Secrets[] = [];
 
-  const all = (): string[] => {
-    if (forms === undefined) {
+  const own = () => {
+    if (mine === undefined) {
       const list = new Set<string>();
       for (const map of [pinned, seen]) for (const f of map.values()) f.forEach((v) => list.add(v));
+      mine = [...list];
+    }
+    return { forms: mine, version };
+  };
+
+  const all = (): string[] => {
+    let versions = version;
+    for (const other of included) versions += other.own().version;
+    if (versions !== built) {
+      const list = new Set(own().forms);
+      for (const other of included) other.own().forms.forEach((f) => list.add(f));
       forms = [...list].sort((a, b) => b.length - a.length);
+      built = versions;
     }
     return forms;
   };
+  const isEmpty = () => pinned.size === 0 && seen.size === 0 && included.every((o) => o.empty);
 
   const text = (input: string): string => {
     const known = all();
@@ -156,9 +188,9 @@ export function createSecrets(): Secrets {
     return input;
   }
 
-  return {
+  const self: Secrets = {
     get empty() {
-      return pinned.size === 0 && seen.size === 0;
+      return isEmpty();
     },
     add(secret, keep = false) {
       if (typeof secret !== "string" || secret.length < MIN_LENGTH) return;
@@ -174,10 +206,20 @@ export function createSecrets(): Secrets {
       if (known !== undefined) return;
       if (map.size > (keep ? MAX_PINNED : MAX_SEEN)) map.delete(map.keys().next().value!);
       if (keep) seen.delete(secret);
-      forms = undefined;
+      mine = undefined;
+      version++;
     },
-    text: (input) => pinned.size === 0 && seen.size === 0 ? input : text(input),
-    value: (input) => pinned.size === 0 && seen.size === 0 ? input : value(input),
-    error: (input) => pinned.size === 0 && seen.size === 0 ? input : error(input),
+    text: (input) => isEmpty() ? input : text(input),
+    value: (input) => isEmpty() ? input : value(input),
+    error: (input) => isEmpty() ? input : error(input),
+    include(other) {
+      if (other === self || included.includes(other)) return;
+      included.push(other);
+      // A long-replaced middleware's set is dropped; the version sum still only grows.
+      const dropped = included.length > 8 ? included.shift()!.own().version : 0;
+      version += 1 + dropped;
+    },
+    own,
   };
+  return self;
 }

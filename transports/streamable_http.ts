@@ -11,15 +11,8 @@
  */
 
 import type { FetchLike } from "./_http.ts";
-import { callbackUrl } from "../oauth/handle_callback.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
-import {
-  authorizedFetch,
-  checkAuth,
-  configuredSecrets,
-  type HttpAuth,
-  oauthOf,
-} from "./_http_auth.ts";
+import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
 import {
   CREDENTIAL_HEADER,
@@ -28,7 +21,7 @@ import {
   recordHeader,
   recordingFetch,
 } from "./_redact.ts";
-import { createSecrets } from "./_secrets.ts";
+import { createSecrets, secretsOf } from "./_secrets.ts";
 import { toolHeaders } from "./_tool_headers.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 
@@ -245,20 +238,30 @@ export function streamableHttp(
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new TypeError("options.fetch must be a function");
   }
-  // Every credential the transport holds or sends is kept out of what the server writes.
+  // Every credential the transport holds or sends is kept out of what the server writes;
+  // an OAuth middleware's `fetch` brings its own (its tokens are attached below this one).
   const secrets = createSecrets();
-  const pin = (next: HttpAuth) => configuredSecrets(next).forEach((s) => secrets.add(s, true));
+  const pin = (next: HttpAuth) => {
+    if (typeof next === "object" && next !== null && "bearer" in next) {
+      secrets.add(next.bearer, true);
+    }
+  };
   pin(auth);
   const headers = staticHeaders(options.headers);
   for (const name in headers) {
     if (CREDENTIAL_HEADER.test(name)) recordHeader(secrets, name, headers[name], true);
   }
-  const record = (next: FetchLike) => recordingFetch(next, secrets);
-  const fetchFn: FetchLike = record(
-    options.fetch ??
-      ((input, init) => globalThis.fetch(input, init)),
+  const include = (f: FetchLike | undefined) => {
+    const own = secretsOf(f);
+    if (own !== undefined) secrets.include(own);
+  };
+  include(options.fetch);
+  const fetchFn: FetchLike = recordingFetch(
+    options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    secrets,
   );
-  let current = authorizedFetch(auth, fetchFn, undefined, record);
+  let current = authorizedFetch(auth, fetchFn);
+  include(current.fetch);
   if (credentialId === undefined && current.principal !== undefined) {
     credentialId = `oauth:${current.principal}`;
   }
@@ -295,7 +298,8 @@ export function streamableHttp(
       }
       auth = checked;
       pin(checked);
-      current = authorizedFetch(checked, fetchFn, current, record);
+      current = authorizedFetch(checked, fetchFn, current);
+      include(current.fetch);
       credentialId = setOptions.credentialId ??
         (current.principal === undefined ? undefined : `oauth:${current.principal}`);
     },
@@ -304,13 +308,9 @@ export function streamableHttp(
     },
     handleCallback(callback: string | URL): Promise<void> {
       try {
-        const oauth = oauthOf(current);
-        secrets.add(callbackUrl(callback).searchParams.get("code") ?? undefined);
-        return oauth.handleCallback(callback).catch((error) => {
-          throw secrets.error(error);
-        });
+        return oauthOf(current).handleCallback(callback);
       } catch (error) {
-        return Promise.reject(secrets.error(error));
+        return Promise.reject(error);
       }
     },
     open(sink: TransportSink): Promise<TransportLink> {

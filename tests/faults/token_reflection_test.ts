@@ -8,6 +8,7 @@ import type { McpClient } from "../../client/types.ts";
 import { isMcpError } from "../../protocol/errors.ts";
 import { stdio } from "../../transports/stdio.ts";
 import { type HttpAuth, streamableHttp } from "../../transports/streamable_http.ts";
+import { withClientCredentials } from "../../oauth/middleware.ts";
 import { startOAuthFixture } from "../fixtures/oauth_server.ts";
 import {
   type ReflectingServer,
@@ -220,6 +221,37 @@ test("token reflection (oauth): no secret, code or token from the authorization 
   assert(seen.errors >= 2, `errors: ${seen.errors}`);
   assert(as.secrets().some((s) => s.startsWith("rt-")), "refresh tokens were handed out");
   seen.assertClean([CLIENT_SECRET, ...as.secrets()], "oauth");
+});
+
+test("token reflection (oauth): a middleware handed in as fetch brings its secrets along", async () => {
+  await using as = await startOAuthFixture({
+    reflect: true,
+    dcr: false,
+    clients: { app: CLIENT_SECRET },
+  });
+  const seen = new Sightings();
+  const oauth = withClientCredentials({ clientId: "app", clientSecret: CLIENT_SECRET });
+  const client = createClient({
+    transport: streamableHttp(as.url, { fetch: oauth((input, init) => fetch(input, init)) }),
+    reconnect: false,
+    onWarning: (message) => seen.warnings.push(message),
+  });
+  try {
+    await seen.settle(client.ready(10_000));
+    seen.status(client);
+  } finally {
+    await client.close();
+  }
+  // Used on its own, the middleware's errors hold none either.
+  as.knobs.clients = { app: "another" };
+  as.revokeAccessTokens();
+  const alone = withClientCredentials({ clientId: "app", clientSecret: CLIENT_SECRET });
+  await seen.settle(
+    alone((input, init) => fetch(input, init))(as.url, { method: "POST", body: "{}" }),
+  );
+  assert(seen.errors >= 2, `errors: ${seen.errors}`);
+  assert(as.secrets().some((s) => s.startsWith("at-")), "access tokens were handed out");
+  seen.assertClean([CLIENT_SECRET, ...as.secrets().filter((s) => s !== "another")], "middleware");
 });
 
 test("token reflection (stdio): a credential passed in env stays out of errors and warnings", async () => {
