@@ -72,8 +72,7 @@ function variants(value: string): string[] {
  * prefix of it (of at least {@linkcode MIN_LENGTH} characters) that ends the text or is
  * followed by `…`, as previews and clipped descriptions end.
  */
-function redactForm(text: string, form: string): string {
-  const head = form.slice(0, MIN_LENGTH);
+function redactForm(text: string, form: string, head: string): string {
   let at = text.indexOf(head);
   if (at < 0) return text;
   let out = "";
@@ -104,6 +103,7 @@ export function createSecrets(): Secrets {
   let version = 0;
   let mine: string[] | undefined; // own forms; rebuilt after a change
   let forms: string[] = []; // own and included, longest first
+  let heads: string[] = []; // their first characters, searched for first
   let built = -1; // the versions `forms` was built at
   const included: Secrets[] = [];
 
@@ -117,51 +117,57 @@ export function createSecrets(): Secrets {
   };
 
   const all = (): string[] => {
+    if (included.length === 0 && built === version) return forms;
     let versions = version;
     for (const other of included) versions += other.own().version;
     if (versions !== built) {
       const list = new Set(own().forms);
       for (const other of included) other.own().forms.forEach((f) => list.add(f));
       forms = [...list].sort((a, b) => b.length - a.length);
+      heads = forms.map((form) => form.slice(0, MIN_LENGTH));
       built = versions;
     }
     return forms;
   };
   const isEmpty = () => pinned.size === 0 && seen.size === 0 && included.every((o) => o.empty);
 
-  const text = (input: string): string => {
-    const known = all();
+  const text = (input: string, known: string[] = all()): string => {
     if (input.length < MIN_LENGTH) return input;
     let out = input;
-    for (const form of known) out = redactForm(out, form);
+    for (let i = 0; i < known.length; i++) out = redactForm(out, known[i], heads[i]);
     return out;
   };
 
-  function value<T>(input: T, depth = 0): T {
-    if (typeof input === "string") return text(input) as T;
+  /** Copy-on-write walk of a JSON-like value (the forms looked up once per value). */
+  function walk(input: unknown, known: string[], depth: number): unknown {
+    if (typeof input === "string") return input.length < MIN_LENGTH ? input : text(input, known);
     if (typeof input !== "object" || input === null || depth > MAX_DEPTH) return input;
-    if (input instanceof Error) return error(input, depth) as T;
+    if (input instanceof Error) return error(input, depth);
     if (Array.isArray(input)) {
       let copy: unknown[] | undefined;
-      input.forEach((item, i) => {
-        const clean = value(item, depth + 1);
-        if (clean !== item) (copy ??= [...input])[i] = clean;
-      });
-      return (copy ?? input) as T;
+      for (let i = 0; i < input.length; i++) {
+        const clean = walk(input[i], known, depth + 1);
+        if (clean !== input[i]) (copy ??= input.slice())[i] = clean;
+      }
+      return copy ?? input;
     }
     const proto = Object.getPrototypeOf(input);
     if (proto !== Object.prototype && proto !== null) return input; // not JSON-like
+    const record = input as Record<string, unknown>;
     let copy: Record<string, unknown> | undefined;
-    for (const [key, item] of Object.entries(input)) {
-      const cleanKey = text(key);
-      const clean = value(item, depth + 1);
+    for (const key in record) {
+      const item = record[key];
+      const clean = walk(item, known, depth + 1);
+      const cleanKey = key.length < MIN_LENGTH ? key : text(key, known);
       if (clean === item && cleanKey === key) continue;
-      copy ??= { ...input as Record<string, unknown> };
+      copy ??= { ...record };
       if (cleanKey !== key) delete copy[key];
       copy[cleanKey] = clean;
     }
-    return (copy ?? input) as T;
+    return copy ?? input;
   }
+
+  const value = <T>(input: T, depth = 0): T => walk(input, all(), depth) as T;
 
   function error<T>(input: T, depth = 0): T {
     if (!(input instanceof Error)) return value(input, depth);
