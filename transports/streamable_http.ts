@@ -14,14 +14,7 @@ import type { FetchLike } from "./_http.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
-import {
-  CREDENTIAL_HEADER,
-  guardLink,
-  guardSink,
-  recordHeader,
-  recordingFetch,
-} from "./_redact.ts";
-import { createSecrets, secretsOf } from "./_secrets.ts";
+import { guardLink, guardSink, recordingFetch, transportSecrets } from "./_redact.ts";
 import { toolHeaders } from "./_tool_headers.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 
@@ -238,30 +231,16 @@ export function streamableHttp(
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new TypeError("options.fetch must be a function");
   }
-  // Every credential the transport holds or sends is kept out of what the server writes;
-  // an OAuth middleware's `fetch` brings its own (its tokens are attached below this one).
-  const secrets = createSecrets();
-  const pin = (next: HttpAuth) => {
-    if (typeof next === "object" && next !== null && "bearer" in next) {
-      secrets.add(next.bearer, true);
-    }
-  };
-  pin(auth);
+  // Every credential the transport holds or sends is kept out of what the server writes.
   const headers = staticHeaders(options.headers);
-  for (const name in headers) {
-    if (CREDENTIAL_HEADER.test(name)) recordHeader(secrets, name, headers[name], true);
-  }
-  const include = (f: FetchLike | undefined) => {
-    const own = secretsOf(f);
-    if (own !== undefined) secrets.include(own);
-  };
-  include(options.fetch);
+  const secrets = transportSecrets(headers, options.fetch);
+  secrets.pin(auth);
   const fetchFn: FetchLike = recordingFetch(
     options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     secrets,
   );
   let current = authorizedFetch(auth, fetchFn);
-  include(current.fetch);
+  secrets.includeFetch(current.fetch);
   if (credentialId === undefined && current.principal !== undefined) {
     credentialId = `oauth:${current.principal}`;
   }
@@ -297,9 +276,9 @@ export function streamableHttp(
         throw new TypeError("options.credentialId must be a string");
       }
       auth = checked;
-      pin(checked);
+      secrets.pin(checked);
       current = authorizedFetch(checked, fetchFn, current);
-      include(current.fetch);
+      secrets.includeFetch(current.fetch);
       credentialId = setOptions.credentialId ??
         (current.principal === undefined ? undefined : `oauth:${current.principal}`);
     },
