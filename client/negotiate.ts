@@ -13,12 +13,12 @@ import type { Implementation } from "../protocol/meta.ts";
 import { classifyProbe } from "../protocol/negotiation.ts";
 import { type Era, era as eraOf } from "../protocol/versions.ts";
 import type { TransportKind, TransportLink } from "../transports/transport.ts";
-import { describeSafe, safeChallenge } from "./_challenge.ts";
+import { describeChallenge, safeChallenge } from "../transports/_challenge.ts";
 import { fromDiscover, initialize, type Probed, probeOutcome } from "./_handshake.ts";
 import type { Session } from "./session.ts";
 import type { ProtocolChoice } from "./types.ts";
 
-export { safeChallenge } from "./_challenge.ts";
+export { safeChallenge } from "../transports/_challenge.ts";
 
 /** A live link with its session. */
 export interface LinkHandle {
@@ -159,7 +159,7 @@ async function probe(ctx: NegotiateContext, versions: string[]): Promise<[LinkHa
       }
       case "authorize": {
         const summary = safeChallenge(probed.challenge);
-        const challenge = summary ? ` (challenge: ${describeSafe(summary)})` : "";
+        const challenge = summary ? ` (challenge: ${describeChallenge(summary)})` : "";
         throw new McpError(
           `The server requires authorization (HTTP ${verdict.status})${challenge}; OAuth is not configured`,
           {

@@ -30,6 +30,8 @@ export interface Session {
   tokens?: TokenSet;
   scopes?: string[];
   flight?: Promise<Recovery>;
+  /** The scopes the flight in progress steps up to (`undefined`: it is no step-up). */
+  flightScopes?: string[];
   dpop?: DpopSigner;
   reload: boolean;
   /** The last `resource_metadata` a challenge named (used when a later one names none). */
@@ -90,6 +92,13 @@ function race<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+const noop = () => {};
+
+/** Whether a step-up flight to `flight` scopes also brings every scope in `wanted`. */
+function covers(flight: string[] | undefined, wanted: string[] | undefined): boolean {
+  return flight !== undefined && (wanted ?? []).every((scope) => flight.includes(scope));
 }
 
 /**
@@ -156,7 +165,16 @@ export function createEngine(
       }
     },
     recover(session, need, signal) {
-      if (session.flight !== undefined) return race(session.flight, signal);
+      const running = session.flight;
+      if (running !== undefined) {
+        if (!need.stepUp || covers(session.flightScopes, need.challenge.scope)) {
+          return race(running, signal);
+        }
+        // A step-up for other scopes would get tokens without them: it waits for this
+        // flight to land, then steps up itself (to the union with what that one got).
+        const after = running.then(noop, noop).then(() => engine.recover(session, need, signal));
+        return race(after, signal);
+      }
       const current = session.tokens;
       if (
         !need.stepUp && !need.reauthorize && current !== undefined &&
@@ -166,8 +184,13 @@ export function createEngine(
       }
       const flight = recoverTokens(ctx, session, need, life.signal);
       session.flight = flight;
-      flight.then(() => {}, () => {}).finally(() => {
-        if (session.flight === flight) session.flight = undefined;
+      session.flightScopes = need.stepUp
+        ? [...session.scopes ?? [], ...need.challenge.scope ?? []]
+        : undefined;
+      flight.then(noop, noop).finally(() => {
+        if (session.flight !== flight) return;
+        session.flight = undefined;
+        session.flightScopes = undefined;
       });
       return race(flight, signal);
     },

@@ -65,7 +65,7 @@ export function fromOAuthError(error: unknown, what: string, reason: string): Mc
   if (error instanceof McpError) return error;
   if (error instanceof oauth.ResponseBodyError) {
     const description = typeof error.error_description === "string"
-      ? `: ${error.error_description.slice(0, 200)}`
+      ? `: ${clip(error.error_description)}`
       : "";
     return oauthError(
       `The authorization server refused ${what} (HTTP ${error.status}, ${error.error}${description})`,
@@ -76,7 +76,7 @@ export function fromOAuthError(error: unknown, what: string, reason: string): Mc
   if (error instanceof oauth.AuthorizationResponseError) {
     return oauthError(
       `The authorization was refused (${error.error}${
-        error.error_description ? `: ${error.error_description.slice(0, 200)}` : ""
+        error.error_description ? `: ${clip(error.error_description)}` : ""
       })`,
       "authorization_denied",
       { error: error.error },
@@ -102,6 +102,11 @@ export function fromOAuthError(error: unknown, what: string, reason: string): Mc
     reason,
     cause: safeCause(error),
   });
+}
+
+/** A server's description, at most 200 characters; a clipped one ends with `…`. */
+function clip(text: string): string {
+  return text.length <= 200 ? text : `${text.slice(0, 200)}…`;
 }
 
 function capitalize(text: string): string {

@@ -11,6 +11,8 @@ import type { AuthorizationServerMetadata } from "./server_metadata.ts";
 import type { PreRegisteredClient } from "./registration.ts";
 import type { TokenStore } from "./store.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
+import { recordingFetch } from "../transports/_redact.ts";
+import { createSecrets } from "../transports/_secrets.ts";
 
 /**
  * The callback as a URL: a full URL as it is, a bare query (with or without `?`) on a
@@ -105,11 +107,21 @@ export async function handleCallback(
     clientSecret !== undefined,
     metadata,
   );
+  // What the token endpoint writes back never carries the code, the verifier or the secret.
+  const secrets = createSecrets();
+  for (const secret of [clientSecret, pending.codeVerifier]) secrets.add(secret, true);
+  const fetch = recordingFetch(
+    options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    secrets,
+  );
+  secrets.add(url.searchParams.get("code") ?? undefined, true);
   const tokens = await exchangeCode(pending, url, {
     clientId: pending.clientId,
     clientSecret,
     method,
-  }, { fetch: options.fetch, now: options.now });
+  }, { fetch, now: options.now }).catch((error) => {
+    throw secrets.error(error);
+  });
   await options.store.setTokens(
     { principal: pending.principal, issuer: pending.issuer, resource: pending.resource },
     tokens,

@@ -25,6 +25,8 @@ import {
 } from "./options.ts";
 import { memoryTokenStore, type TokenStore } from "./store.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
+import { recordingFetch } from "../transports/_redact.ts";
+import { createSecrets, SECRETS } from "../transports/_secrets.ts";
 
 /**
  * A configured OAuth middleware: call it with a `fetch` to get an authorizing `fetch`.
@@ -73,7 +75,20 @@ export interface OAuthMiddleware {
  * request, so a program that configures OAuth but never uses it, or does not configure it
  * at all, pays nothing for the libraries.
  */
-function middleware(grant: Grant): OAuthMiddleware {
+function middleware(configured: Grant): OAuthMiddleware {
+  // Every credential the middleware holds or sends is kept out of the errors it throws (and
+  // out of a transport's, which includes these secrets when handed the middleware's fetch).
+  const secrets = createSecrets();
+  for (const secret of configuredSecrets(configured)) secrets.add(secret, true);
+  const asFetch = configured.options.fetch;
+  const grant = (asFetch === undefined ? configured : {
+    ...configured,
+    options: { ...configured.options, fetch: recordingFetch(asFetch, secrets) },
+  }) as Grant;
+  const redacted = <T>(promise: Promise<T>) =>
+    promise.catch((error) => {
+      throw secrets.error(error);
+    });
   const store = grant.options.store ?? memoryTokenStore({ now: grant.options.now });
   const principal = principalOf(grant.options);
   let wrapped: FetchLike | undefined;
@@ -92,22 +107,28 @@ function middleware(grant: Grant): OAuthMiddleware {
     );
   const wrap = ((next: FetchLike): FetchLike => {
     if (typeof next !== "function") throw new TypeError("next must be a fetch function");
-    wrapped ??= next;
+    const recorded = recordingFetch(next, secrets);
+    wrapped ??= recorded;
     let ready: FetchLike | undefined;
-    return async (input, init) => {
-      if (ready === undefined) {
-        const { authorizingFetch } = await load();
-        ready ??= authorizingFetch(engine!, next);
-      }
-      return await ready(input, init);
-    };
+    const authorizing: FetchLike = (input, init) =>
+      redacted((async () => {
+        if (ready === undefined) {
+          const { authorizingFetch } = await load();
+          ready ??= authorizingFetch(engine!, recorded);
+        }
+        return await ready(input, init);
+      })());
+    Object.defineProperty(authorizing, SECRETS, { value: secrets });
+    return authorizing;
   }) as OAuthMiddleware;
   Object.defineProperties(wrap, {
     store: { value: store, enumerable: true },
     principal: { value: principal, enumerable: true },
   });
-  wrap.handleCallback = async (callback) => {
+  wrap.handleCallback = (callback) => redacted(completeCallback(callback));
+  const completeCallback = async (callback: string | URL) => {
     const url = callbackUrl(callback);
+    secrets.add(url.searchParams.get("code") ?? undefined);
     // Only a loaded engine can have an authorization waiting for this callback.
     if (engine !== undefined && await engine.deliver(url)) return;
     if (grant.kind !== "authorization_code") {
@@ -133,6 +154,18 @@ function middleware(grant: Grant): OAuthMiddleware {
     }
   };
   return wrap;
+}
+
+/** The credentials a grant is configured with: client secrets, a private key, an assertion. */
+function configuredSecrets(grant: Grant): (string | undefined)[] {
+  if (grant.kind === "authorization_code") return [grant.options.client?.clientSecret];
+  const { clientSecret, privateKey, assertion } = grant.options;
+  const out = [clientSecret, typeof assertion === "string" ? assertion : undefined];
+  if (typeof privateKey === "string") {
+    // The PEM text, and its base64 body on one line.
+    out.push(privateKey.trim(), privateKey.replace(/-----[^-]+-----|\s+/g, ""));
+  }
+  return out;
 }
 
 /**

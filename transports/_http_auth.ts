@@ -1,8 +1,8 @@
 /**
  * Private: credentials for the Streamable HTTP transport (the `auth` forms, the bearer
  * token, and the OAuth middleware around the transport's `fetch` for the OAuth forms),
- * and safe summaries of `WWW-Authenticate` challenges for `auth` errors. Nothing here puts
- * a token or a full header in an error.
+ * and the `auth` errors of 401/403 answers (with the challenge through the one allow-list of
+ * `_challenge.ts`). Nothing here puts a token or a full header in an error.
  *
  * @module
  */
@@ -15,6 +15,7 @@ import {
   type ClientCredentialsOptions,
   type OAuthOptions,
 } from "../oauth/options.ts";
+import { describeChallenge, safeChallenge } from "./_challenge.ts";
 import type { FetchLike } from "./_http.ts";
 
 /**
@@ -156,48 +157,9 @@ async function callTokenFunction(auth: () => unknown): Promise<string> {
   return token;
 }
 
-/** The scheme and parameters of the first `WWW-Authenticate` challenge. */
-export interface ChallengeSummary {
-  /** E.g. `"Bearer"`. */
-  scheme: string;
-  /** Its auth-params (`realm`, `scope`, `error`, `resource_metadata`, …), secrets left out. */
-  params: Record<string, string>;
-}
-
-const SECRET_PARAM = /token|secret|nonce|key|pass|code|sig|cred|opaque/i;
-
-/**
- * Reads the first challenge of a `WWW-Authenticate` header, dropping parameters whose names
- * suggest secrets (and any token68 blob).
- */
-export function summarizeChallenge(value: string | null): ChallengeSummary | undefined {
-  if (value === null) return undefined;
-  const match = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)(.*)$/s.exec(value);
-  if (!match) return undefined;
-  const params: Record<string, string> = {};
-  // A token68 blob (`Basic dXNlcg==`) is credential-like: drop it.
-  let rest = match[2].replace(/^\s+[A-Za-z0-9\-._~+/]+=*\s*(?=,|$)/, "");
-  const param = /^\s*,?\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/;
-  // Only the first challenge: a `, Scheme name=…` that follows does not match `name=`.
-  for (let found = param.exec(rest); found !== null; found = param.exec(rest)) {
-    const name = found[1].toLowerCase();
-    const raw = found[2] !== undefined ? found[2].replace(/\\(.)/g, "$1") : found[3];
-    if (!SECRET_PARAM.test(name)) params[name] = raw;
-    rest = rest.slice(found[0].length);
-  }
-  return { scheme: match[1], params };
-}
-
-/** Formats a summary for an error message, e.g. `Bearer realm="mcp", scope="read"`. */
-export function describeChallenge(summary: ChallengeSummary | undefined): string {
-  if (summary === undefined) return "no WWW-Authenticate challenge";
-  const params = Object.entries(summary.params).map(([k, v]) => `${k}="${v}"`).join(", ");
-  return params === "" ? summary.scheme : `${summary.scheme} ${params}`;
-}
-
 /** The `McpError` for a 401 or 403: kind `auth`, with the status and a safe challenge. */
 export function authError(response: Response, what: string): McpError {
-  const summary = summarizeChallenge(response.headers.get("www-authenticate"));
+  const summary = safeChallenge(response.headers.get("www-authenticate"));
   const status = response.status;
   return new McpError(
     `The server refused ${what} with HTTP ${status} (${

@@ -13,6 +13,7 @@ import {
   type SpawnOptions,
   spawnProcess,
 } from "../runtime/spawn.ts";
+import { envSecrets, guardSink } from "./_redact.ts";
 import { startLink } from "./_stdio_link.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 
@@ -187,6 +188,9 @@ function check(options: StdioOptions): Required<Omit<StdioOptions, "env" | "cwd"
  *   warning (through the sink's `warn`); their content is never logged.
  * - stderr is always read; its tail is kept and shown in the error when the process
  *   exits on its own.
+ * - The values of `env` variables named like credentials (`…TOKEN`, `…KEY`, `…SECRET`,
+ *   `…PASSWORD`) are replaced by `[redacted]` in everything the server sends back: errors
+ *   (the stderr tail included), warnings and messages.
  * - `close()` closes the server's stdin, waits `closeGracePeriod`, sends SIGTERM, waits
  *   `terminateGracePeriod`, then sends SIGKILL. The server runs in a process group of its
  *   own (outside Windows), and the signals go to the whole group: a server started through
@@ -232,6 +236,8 @@ export function stdio(options: StdioOptions): StdioTransport {
   const settings = check(options);
   const args = [...(options.args ?? [])];
   const env = options.env ? { ...options.env } : undefined;
+  // The server's errors, stderr and messages never carry back a credential it was given.
+  const secrets = envSecrets(env);
   let latest: StdioLink | undefined;
   return {
     kind: "stdio",
@@ -257,7 +263,7 @@ export function stdio(options: StdioOptions): StdioTransport {
           }),
         );
       }
-      latest = startLink(child, sink, settings);
+      latest = startLink(child, secrets.empty ? sink : guardSink(sink, secrets), settings);
       return Promise.resolve(latest);
     },
     stderrTail(): string {

@@ -14,6 +14,7 @@ import type { FetchLike } from "./_http.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
+import { guardLink, guardSink, recordingFetch, transportSecrets } from "./_redact.ts";
 import { toolHeaders } from "./_tool_headers.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 
@@ -195,6 +196,11 @@ function staticHeaders(init: unknown): Record<string, string> {
  * `dependency_missing` when the event-stream parser does not load, and kind `protocol` for
  * bodies that are not JSON-RPC or are too large.
  *
+ * No credential the transport holds reaches an error, a warning or a message: the bearer
+ * token, OAuth access and refresh tokens, client secrets and keys, authorization codes
+ * and DPoP proofs are replaced by `[redacted]` wherever the server writes them back (a
+ * challenge, a JSON-RPC error, a body, an event stream, a token endpoint's answer).
+ *
  * @param url The MCP endpoint, e.g. `https://example.com/mcp`.
  * @param options Headers, credentials, `fetch` and limits.
  * @returns The transport.
@@ -236,16 +242,23 @@ export function streamableHttp(
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new TypeError("options.fetch must be a function");
   }
-  const fetchFn: FetchLike = options.fetch ??
-    ((input, init) => globalThis.fetch(input, init));
+  // Every credential the transport holds or sends is kept out of what the server writes.
+  const headers = staticHeaders(options.headers);
+  const secrets = transportSecrets(headers, options.fetch);
+  secrets.pin(auth);
+  const fetchFn: FetchLike = recordingFetch(
+    options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    secrets,
+  );
   let current = authorizedFetch(auth, fetchFn);
+  secrets.includeFetch(current.fetch);
   if (credentialId === undefined && current.principal !== undefined) {
     credentialId = `oauth:${current.principal}`;
   }
   const config: LinkConfig = {
     url: target,
     fetch: (input, init) => current.fetch(input, init),
-    headers: staticHeaders(options.headers),
+    headers,
     auth: () => auth,
     tools: toolHeaders(),
     maxResponseBytes: positiveInteger(options.maxResponseBytes, "maxResponseBytes", 16 * MiB),
@@ -274,7 +287,9 @@ export function streamableHttp(
         throw new TypeError("options.credentialId must be a string");
       }
       auth = checked;
+      secrets.pin(checked);
       current = authorizedFetch(checked, fetchFn, current);
+      secrets.includeFetch(current.fetch);
       credentialId = setOptions.credentialId ??
         (current.principal === undefined ? undefined : `oauth:${current.principal}`);
     },
@@ -289,7 +304,7 @@ export function streamableHttp(
       }
     },
     open(sink: TransportSink): Promise<TransportLink> {
-      return Promise.resolve(openLink(config, sink));
+      return Promise.resolve(guardLink(openLink(config, guardSink(sink, secrets)), secrets));
     },
   };
 }

@@ -149,6 +149,41 @@ test("oauth: step-up on 403 insufficient_scope asks for the union of scopes", as
   assertEquals(scopes, ["mcp:read", "mcp:read mcp:write"]);
 });
 
+test("oauth: a 403 step-up joins only a token flight for the same scopes", async () => {
+  await using as = await startOAuthFixture({
+    challengeScope: "base",
+    methodScopes: { "tools/call": ["base", "a"], "resources/read": ["base", "b"] },
+  });
+  let forbidden = 0;
+  const counting = async (input: Request | URL | string, init?: RequestInit) => {
+    const response = await plainFetch(input, init);
+    if (response.status === 403) forbidden++;
+    return response;
+  };
+  const urls: URL[] = [];
+  const f = withOAuth(options({
+    maxStepUps: 1,
+    onAuthorizationUrl: async (url) => {
+      urls.push(url);
+      // The first step-up lands only once both 403s are back, so they overlap its flight.
+      while (urls.length > 1 && forbidden < 2) await new Promise((r) => setTimeout(r, 2));
+      await new Promise((r) => setTimeout(r, 0));
+      return follow(url);
+    },
+  }))(counting);
+  assertEquals((await f(as.url, rpc("tools/list"))).status, 200);
+  const [call, read] = await Promise.all([
+    f(as.url, rpc("tools/call", 2, { name: "x" })),
+    f(as.url, rpc("resources/read", 3, { uri: "file:///x" })),
+  ]);
+  // With one step-up each, joining the other's flight would have left one of them at 403.
+  assertEquals([call.status, read.status], [200, 200]);
+  const scopes = as.requests.filter((r) => r.path === "/authorize").map((r) => r.params.scope);
+  assertEquals(scopes.length, 3, "the first authorization and one step-up each");
+  assertEquals(scopes[0], "base");
+  assertEquals(new Set(scopes[2].split(" ")), new Set(["base", "a", "b"]), "the union");
+});
+
 test("oauth: step-up stops after maxStepUps and returns the 403", async () => {
   await using as = await startOAuthFixture({ callScopes: ["admin"], dropScopes: ["admin"] });
   const f = withOAuth(options({ maxStepUps: 2 }))(plainFetch);

@@ -1,7 +1,7 @@
 // The private SSE reader (transports/_sse.ts) and HTTP helpers (transports/_http.ts).
 import { isMcpError } from "../../protocol/errors.ts";
 import { linkSignals, retryAfterMs } from "../../transports/_http.ts";
-import { describeChallenge, summarizeChallenge } from "../../transports/_http_auth.ts";
+import { describeChallenge, safeChallenge } from "../../transports/_challenge.ts";
 import { type SseEvent, SseReader } from "../../transports/_sse.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { waitFor } from "./_http_helpers.ts";
@@ -184,22 +184,22 @@ test("http helpers: Retry-After as seconds or an HTTP-date", () => {
   assertEquals(retryAfterMs(null, now), undefined);
 });
 
-test("http helpers: challenges keep scheme and params, drop secrets", () => {
+test("http helpers: challenges keep the scheme and the allowed params only", () => {
   const cases: [string, string][] = [
     [
       'Bearer realm="mcp", error="insufficient_scope", scope="read write", resource_metadata="https://x/.well-known/oauth-protected-resource"',
-      'Bearer realm="mcp", error="insufficient_scope", scope="read write", resource_metadata="https://x/.well-known/oauth-protected-resource"',
+      'Bearer error="insufficient_scope", scope="read write", resource_metadata="https://x/.well-known/oauth-protected-resource"',
     ],
-    ["Bearer realm=mcp,error=invalid_token", 'Bearer realm="mcp", error="invalid_token"'],
-    ['Digest realm="r", nonce="n0nce", opaque="o"', 'Digest realm="r"'],
+    ["Bearer realm=mcp,error=invalid_token", 'Bearer error="invalid_token"'],
+    ['Digest realm="r", nonce="n0nce", opaque="o"', "Digest"],
     ["Basic dXNlcjpwYXNz", "Basic"],
-    ['Bearer realm="a", Basic realm="b"', 'Bearer realm="a"'],
-    ['Bearer realm="quoted \\"x\\""', 'Bearer realm="quoted "x""'],
+    ['Bearer error="a", Basic realm="b"', 'Bearer error="a"'],
+    ['Bearer error="quoted \\"x\\""', "Bearer"],
   ];
   for (const [header, expected] of cases) {
-    assertEquals(describeChallenge(summarizeChallenge(header)), expected, header);
+    assertEquals(describeChallenge(safeChallenge(header)), expected, header);
   }
-  assertEquals(summarizeChallenge(null), undefined);
+  assertEquals(safeChallenge(null), undefined);
   assertEquals(describeChallenge(undefined), "no WWW-Authenticate challenge");
 });
 
