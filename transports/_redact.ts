@@ -188,7 +188,7 @@ export function envSecrets(env: Record<string, string> | undefined): Secrets {
 
 /**
  * The sink a link of a transport holding `secrets` reports to: what it hands on is
- * redacted. With no credential known, `sink` itself.
+ * redacted; what the sink only tells the link (`maxRetryAfter`) is passed on as it is.
  *
  * @param sink The client's sink.
  * @param secrets The transport's credentials.
@@ -200,6 +200,11 @@ export function guardSink(sink: TransportSink, secrets: Secrets): TransportSink 
     closed: (error) => sink.closed(secrets.error(error)),
   };
   if (sink.warn !== undefined) guarded.warn = (text) => sink.warn!(secrets.text(text));
+  if (sink.malformed !== undefined) {
+    guarded.malformed = (id, failure) =>
+      sink.malformed!(id, { ...failure, detail: secrets.text(failure.detail) });
+  }
+  if (sink.maxRetryAfter !== undefined) guarded.maxRetryAfter = sink.maxRetryAfter;
   return guarded;
 }
 
