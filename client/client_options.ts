@@ -113,7 +113,11 @@ export interface ClientOptions {
   samplingTools?: boolean;
   /** Declare `sampling.context` (default `false`). */
   samplingContext?: boolean;
-  /** Declare `roots.listChanged` in the legacy era (default `false`). */
+  /**
+   * Declare `roots.listChanged` in the legacy era when the handler implements `listRoots`
+   * (default `true`, so `notifyRootsChanged()` sends what was declared); `false` declares
+   * plain `roots: {}`, and `notifyRootsChanged()` then fails.
+   */
   rootsListChanged?: boolean;
   /** Declare URL-mode elicitation next to form mode, when there is an elicitation handler (default `true`). */
   elicitationUrl?: boolean;

@@ -205,7 +205,7 @@ export async function complete(
   argument: CompletionArgument,
   options?: CompleteOptions,
 ): Promise<CompleteResult> {
-  const opts = checkOptions(options);
+  const opts = checkOptions(options, ["context"]);
   const params: JsonObject = { ref: wireRef(ref), argument: wireArgument(argument) };
   if (opts.context !== undefined) {
     if (!isObject(opts.context)) throw new TypeError('option "context" must be an object');
@@ -264,13 +264,15 @@ export async function setLogLevel(
  * @param requester The connection.
  * @param hasRoots Whether the client's handler implements `listRoots`.
  * @param options Request options (`timeout` bounds the wait for ready).
- * @throws {McpError} Kind `protocol` in the modern era (which has no such notification) or
- * without a `listRoots` handler.
+ * @param declared Whether the client declared `roots.listChanged` (default `true`).
+ * @throws {McpError} Kind `protocol` in the modern era (which has no such notification),
+ * without a `listRoots` handler, or when the client declared no `roots.listChanged`.
  */
 export async function notifyRootsChanged(
   requester: Requester,
   hasRoots: boolean,
   options?: RequestOptions,
+  declared = true,
 ): Promise<void> {
   const opts = checkOptions(options);
   if (!hasRoots) {
@@ -278,6 +280,12 @@ export async function notifyRootsChanged(
       kind: "protocol",
       reason: "roots_not_supported",
     });
+  }
+  if (!declared) {
+    throw new McpError(
+      "notifyRootsChanged: the client declared no roots.listChanged (rootsListChanged: false)",
+      { kind: "protocol", reason: "roots_list_changed_not_declared" },
+    );
   }
   await requester.ready(opts.timeout);
   if (requester.era() !== "legacy") {

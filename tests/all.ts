@@ -12,6 +12,7 @@ import "./client/input_test.ts";
 import "./client/instructions_test.ts";
 import "./client/list_cache_test.ts";
 import "./client/notifications_test.ts";
+import "./client/option_keys_test.ts";
 import "./client/options_test.ts";
 import "./client/pagination_test.ts";
 import "./client/probe_timeout_test.ts";
