@@ -160,11 +160,13 @@ function clientInfo(value: unknown): Implementation {
   return value as Implementation;
 }
 
+const HANDLER_KEYS = ["sampling", "elicitation", "listRoots"];
+
 function handler(value: unknown): ClientHandler | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) bad("handler", "must be an object");
   checkKeys(value, HANDLER_KEYS, 'createClient option "handler"');
-  for (const key of ["sampling", "elicitation", "listRoots"]) {
+  for (const key of HANDLER_KEYS) {
     const member = (value as Record<string, unknown>)[key];
     if (member !== undefined && typeof member !== "function") {
       bad("handler", `member "${key}" must be a function`);
@@ -172,8 +174,6 @@ function handler(value: unknown): ClientHandler | undefined {
   }
   return value as ClientHandler;
 }
-
-const HANDLER_KEYS = ["sampling", "elicitation", "listRoots"];
 
 /** A numeric member of an options object: its default and its range. */
 type Member = [fallback: number, ok: (n: number) => boolean];

@@ -91,7 +91,10 @@ export type ProtocolChoice = "auto" | "modern" | "legacy" | (string & Record<nev
 export interface ClientOptions {
   /** How to reach the server, e.g. `stdio(…)`, `streamableHttp(…)` or `inProcess(…)`. */
   transport: Transport;
-  /** The protocol choice (default `"auto"`). */
+  /**
+   * The protocol choice (default `"auto"`). A pinned version the client does not speak
+   * (such as `"2024-11-05"`) is a `TypeError`.
+   */
   protocol?: ProtocolChoice;
   /** The versions the client offers, preferred first (default: all it speaks). */
   versions?: string[];
