@@ -10,7 +10,7 @@ import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/versions.ts";
 import { checkCallOptions, checkOptions, invalid, nonEmpty, requestOptions } from "./_checks.ts";
-import { isObject } from "./_json.ts";
+import { isObject, put } from "./_json.ts";
 import type { ConnectionRequestOptions } from "./connection.ts";
 import { type InputContext, requestWithInput } from "./mrtr.ts";
 import type {
@@ -115,15 +115,20 @@ export function promptArguments(args: Record<string, unknown> | undefined): Reco
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(args)) {
     if (value === null || value === undefined) continue;
-    if (typeof value === "string") out[key] = value;
-    else if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
-      out[key] = String(value);
-    } else if (typeof value === "symbol") out[key] = value.description ?? "";
-    else if (typeof value === "function") {
-      throw new TypeError(`prompt argument "${key}" is a function`);
-    } else out[key] = JSON.stringify(value);
+    if (typeof value === "function") throw new TypeError(`prompt argument "${key}" is a function`);
+    // `put`: an argument named `__proto__` is an argument, not the object's prototype.
+    put(out, key, text(value));
   }
   return out;
+}
+
+function text(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
+    return String(value);
+  }
+  if (typeof value === "symbol") return value.description ?? "";
+  return JSON.stringify(value);
 }
 
 /**

@@ -2,7 +2,7 @@
 // unchanged, null and undefined are left out, and other JSON values arrive as their JSON;
 // a value that cannot be sent is a TypeError, never another exception.
 import fc from "fast-check";
-import { assert, assertEquals } from "../_harness.ts";
+import { assert, assertEquals, test } from "../_harness.ts";
 import { promptArguments } from "../../client/requests.ts";
 import { fuzz } from "./_fuzz.ts";
 
@@ -48,3 +48,11 @@ fuzz(
       },
     ),
 );
+
+test("prompt arguments: an argument named __proto__ is sent like any other", () => {
+  const args = JSON.parse('{"__proto__": false, "n": 1}') as Record<string, unknown>;
+  const out = promptArguments(args);
+  assertEquals(Object.keys(out), ["__proto__", "n"]);
+  assertEquals(JSON.parse(JSON.stringify(out)), JSON.parse('{"__proto__": "false", "n": "1"}'));
+  assertEquals(Object.getPrototypeOf(out), Object.prototype);
+});
