@@ -2,7 +2,7 @@
 // parameters with any characters) parse back to what was written; any header value gives
 // well-formed challenges and no exception.
 import fc from "fast-check";
-import { assert, assertEquals } from "../_harness.ts";
+import { assert, assertEquals, test } from "../_harness.ts";
 import { parseChallenges, readChallenge } from "../../oauth/challenge.ts";
 import { fuzz } from "./_fuzz.ts";
 
@@ -68,3 +68,9 @@ fuzz(
     ),
   0.3, // generating arbitrary values costs more than checking them
 );
+
+test("challenge: a parameter named __proto__ is a parameter", () => {
+  const [challenge] = parseChallenges('Bearer __proto__="x", realm="r"');
+  assertEquals(Object.keys(challenge.params), ["__proto__", "realm"]);
+  assertEquals(Object.getPrototypeOf(challenge.params), Object.prototype);
+});
