@@ -13,6 +13,8 @@ import { loopbackCallback } from "../../oauth/callback.ts";
 import { kvTokenStore } from "../../oauth/kv_store.ts";
 import { idJagAssertion } from "../../oauth/enterprise.ts";
 import { handleCallback } from "../../oauth/handle_callback.ts";
+import { createDpopSigner } from "../../oauth/dpop.ts";
+import { discover } from "../../oauth/discovery.ts";
 import { memoryTokenStore } from "../../oauth/store.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "../../oauth/options.ts";
 import { createFixtureServer } from "../fixtures/server.ts";
@@ -141,6 +143,12 @@ test("OAuth functions refuse unknown keys in their options", async () => {
     () =>
       idJagAssertion({ tokenEndpoint: "https://idp/token", idToken: "t", audience: "x" } as never),
     "audience",
+  );
+  await assertRejects(() => createDpopSigner({ alg: "ES256" } as never), TypeError, '"alg"');
+  await assertRejects(
+    () => discover(new URL("https://mcp.example.com/mcp"), { resourceMetadata: "x" } as never),
+    TypeError,
+    '"resourceMetadata"',
   );
   await assertRejects(
     () =>
