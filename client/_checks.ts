@@ -7,6 +7,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 import { isObject } from "./_json.ts";
 import type { ConnectionRequestOptions } from "./connection.ts";
 import type { CallOptions, RequestOptions } from "./types.ts";
@@ -27,15 +28,23 @@ export function invalid(method: string, what: string, data?: unknown): McpError 
   });
 }
 
+/** The options every request method takes. */
+const REQUEST_KEYS = ["signal", "timeout", "onProgress", "maxTotalTimeout"];
+
 /**
- * Checks request options, throwing `TypeError` for a bad one.
+ * Checks request options, throwing `TypeError` for a bad one or an unknown key.
  *
  * @param options The caller's options.
+ * @param extra The method's own options (e.g. `cursor`), next to the request options.
  * @returns The same options.
  */
-export function checkOptions<T extends RequestOptions>(options: T | undefined): T {
+export function checkOptions<T extends RequestOptions>(
+  options: T | undefined,
+  extra: readonly string[] = [],
+): T {
   if (options === undefined) return {} as T;
   if (!isObject(options)) throw new TypeError("options must be an object");
+  checkKeys(options, [...REQUEST_KEYS, ...extra], "the request options");
   const { timeout, maxTotalTimeout, signal, onProgress } = options;
   for (
     const [key, value] of [["timeout", timeout], ["maxTotalTimeout", maxTotalTimeout]] as const
@@ -74,7 +83,7 @@ export function nonEmpty(name: string, value: unknown): string {
  * @returns The same options.
  */
 export function checkCallOptions(options: CallOptions | undefined): CallOptions {
-  const opts = checkOptions(options);
+  const opts = checkOptions(options, ["assigns", "principal"]);
   if (opts.assigns !== undefined && !isObject(opts.assigns)) {
     throw new TypeError('option "assigns" must be an object');
   }

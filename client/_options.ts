@@ -6,6 +6,7 @@
 
 import type { ClientHandler } from "../protocol/capabilities.ts";
 import type { Implementation } from "../protocol/meta.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 import { era, SUPPORTED_VERSIONS } from "../protocol/versions.ts";
 import type { Transport } from "../transports/transport.ts";
 import { DEFAULT_MAX_RETRY_AFTER } from "../transports/_timer.ts";
@@ -47,7 +48,7 @@ export interface ResolvedOptions {
   samplingTools: boolean;
   /** Declare `sampling.context`. */
   samplingContext: boolean;
-  /** Declare `roots.listChanged` (legacy). */
+  /** Declare `roots.listChanged` (legacy) when the handler implements `listRoots`. */
   rootsListChanged: boolean;
   /** Declare URL-mode elicitation. */
   elicitationUrl: boolean;
@@ -120,6 +121,7 @@ function versions(value: unknown): string[] {
     if (era(version) === "unknown") {
       bad("versions", `holds ${JSON.stringify(version)}, not a version date`);
     }
+    if (!spoken(version as string)) bad("versions", unspoken(version));
   }
   if (new Set(value).size !== value.length) bad("versions", "holds a version twice");
   return [...value as string[]];
@@ -137,7 +139,18 @@ function protocol(value: unknown, offered: string[]): ProtocolChoice {
   if (era(value) === "unknown") {
     bad("protocol", 'must be "auto", "modern", "legacy" or a version such as "2025-11-25"');
   }
+  if (!spoken(value as string)) bad("protocol", unspoken(value));
   return value as string;
+}
+
+/** A version the client speaks: one it lists, or a later modern one (same wire rules). */
+function spoken(version: string): boolean {
+  return SUPPORTED_VERSIONS.includes(version) || era(version) === "modern";
+}
+
+function unspoken(version: unknown): string {
+  return `names ${JSON.stringify(version)}, a version the client does not speak ` +
+    `(it speaks ${SUPPORTED_VERSIONS.join(", ")})`;
 }
 
 function clientInfo(value: unknown): Implementation {
@@ -148,10 +161,13 @@ function clientInfo(value: unknown): Implementation {
   return value as Implementation;
 }
 
+const HANDLER_KEYS = ["sampling", "elicitation", "listRoots"];
+
 function handler(value: unknown): ClientHandler | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) bad("handler", "must be an object");
-  for (const key of ["sampling", "elicitation", "listRoots"]) {
+  checkKeys(value, HANDLER_KEYS, 'createClient option "handler"');
+  for (const key of HANDLER_KEYS) {
     const member = (value as Record<string, unknown>)[key];
     if (member !== undefined && typeof member !== "function") {
       bad("handler", `member "${key}" must be a function`);
@@ -173,10 +189,11 @@ function members<K extends string>(
   known: Record<K, Member>,
 ): Record<K, number> {
   if (value !== undefined && !isObject(value)) bad(option, "must be an object or false");
-  const given = (value ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
-    if (!Object.hasOwn(known, key)) bad(option, `has an unknown member "${key}"`);
-  }
+  const given = checkKeys(
+    (value ?? {}) as Record<string, unknown>,
+    Object.keys(known),
+    `createClient option "${option}"`,
+  );
   const out = {} as Record<K, number>;
   for (const [key, [fallback, ok]] of Object.entries<Member>(known)) {
     const n = given[key];
@@ -222,9 +239,7 @@ function reconnect(value: unknown): ResolvedOptions["reconnect"] {
  */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (!isObject(options)) throw new TypeError("createClient: options must be an object");
-  for (const key of Object.keys(options)) {
-    if (!KEYS.has(key)) bad(key, "is not a known option");
-  }
+  checkKeys(options, KEYS, "createClient options");
   const transport = options.transport as unknown;
   if (
     !isObject(transport) || typeof transport.open !== "function" ||
@@ -248,7 +263,11 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     reconnect: reconnect(options.reconnect),
     samplingTools: flag("samplingTools", options.samplingTools),
     samplingContext: flag("samplingContext", options.samplingContext),
-    rootsListChanged: flag("rootsListChanged", options.rootsListChanged),
+    // The client can send notifications/roots/list_changed whenever it has roots to list,
+    // so it declares that it may (the seed's Client page); `false` opts out.
+    rootsListChanged: options.rootsListChanged === undefined
+      ? true
+      : flag("rootsListChanged", options.rootsListChanged),
     elicitationUrl: options.elicitationUrl === undefined
       ? true
       : flag("elicitationUrl", options.elicitationUrl),

@@ -6,6 +6,7 @@
  */
 
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 import { delay } from "./_async.ts";
 import { resolveOptions } from "./_options.ts";
 import { createConnection } from "./connection.ts";
@@ -203,7 +204,12 @@ export function createClient(options: ClientOptions): McpClient {
     readResource: (uri, options) => readResource(requester, uri, options),
     complete: (ref, argument, options) => complete(requester, ref, argument, options),
     notifyRootsChanged: () =>
-      notifyRootsChanged(requester, typeof resolved.handler?.listRoots === "function"),
+      notifyRootsChanged(
+        requester,
+        typeof resolved.handler?.listRoots === "function",
+        undefined,
+        resolved.rootsListChanged,
+      ),
     subscribe: (uri, options) => subs.subscribe(uri, options),
     unsubscribe: (uri, options) => subs.unsubscribe(uri, options),
     authorized() {
@@ -242,7 +248,8 @@ export function createClient(options: ClientOptions): McpClient {
     },
     // Listeners hear every list change the server declares.
     subscribeNotifications: (listener) => following(ALL_LISTS, hub.subscribe(listener)),
-    notifications: (options) => following(ALL_LISTS, hub.iterate(options)),
+    notifications: (options) =>
+      following(ALL_LISTS, hub.iterate(checkKeys(options, ["signal"], "notifications options"))),
     [Symbol.asyncDispose]: close,
   };
   return client;

@@ -102,7 +102,10 @@ export type ProtocolChoice = "auto" | "modern" | "legacy" | (string & Record<nev
 export interface ClientOptions {
   /** How to reach the server, e.g. `stdio(…)`, `streamableHttp(…)` or `inProcess(…)`. */
   transport: Transport;
-  /** The protocol choice (default `"auto"`). */
+  /**
+   * The protocol choice (default `"auto"`). A pinned version the client does not speak
+   * (such as `"2024-11-05"`) is a `TypeError`.
+   */
   protocol?: ProtocolChoice;
   /** The versions the client offers, preferred first (default: all it speaks). */
   versions?: string[];
@@ -124,7 +127,11 @@ export interface ClientOptions {
   samplingTools?: boolean;
   /** Declare `sampling.context` (default `false`). */
   samplingContext?: boolean;
-  /** Declare `roots.listChanged` in the legacy era (default `false`). */
+  /**
+   * Declare `roots.listChanged` in the legacy era when the handler implements `listRoots`
+   * (default `true`, so `notifyRootsChanged()` sends what was declared); `false` declares
+   * plain `roots: {}`, and `notifyRootsChanged()` then fails.
+   */
   rootsListChanged?: boolean;
   /** Declare URL-mode elicitation next to form mode, when there is an elicitation handler (default `true`). */
   elicitationUrl?: boolean;

@@ -94,7 +94,7 @@ export function createListCache<T = JsonObject>(
 
   return {
     async listAll(requester, options = {}) {
-      const opts = checkOptions(options);
+      const opts = checkOptions(options, ["refresh"]);
       if (opts.refresh !== undefined && typeof opts.refresh !== "boolean") {
         throw new TypeError('option "refresh" must be a boolean');
       }

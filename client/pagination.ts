@@ -64,7 +64,7 @@ export async function listPage(
   kind: ListKind,
   options?: ListOptions,
 ): Promise<RawPage> {
-  const opts = checkOptions(options);
+  const opts = checkOptions(options, ["cursor"]);
   const { method, key, keep } = LISTS[kind];
   if (opts.cursor !== undefined && typeof opts.cursor !== "string") {
     throw new TypeError('option "cursor" must be a string');

@@ -10,7 +10,7 @@ import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/versions.ts";
 import { checkCallOptions, checkOptions, invalid, nonEmpty, requestOptions } from "./_checks.ts";
-import { isObject } from "./_json.ts";
+import { isObject, put } from "./_json.ts";
 import type { ConnectionRequestOptions } from "./connection.ts";
 import { type InputContext, requestWithInput } from "./mrtr.ts";
 import type {
@@ -115,15 +115,20 @@ export function promptArguments(args: Record<string, unknown> | undefined): Reco
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(args)) {
     if (value === null || value === undefined) continue;
-    if (typeof value === "string") out[key] = value;
-    else if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
-      out[key] = String(value);
-    } else if (typeof value === "symbol") out[key] = value.description ?? "";
-    else if (typeof value === "function") {
-      throw new TypeError(`prompt argument "${key}" is a function`);
-    } else out[key] = JSON.stringify(value);
+    if (typeof value === "function") throw new TypeError(`prompt argument "${key}" is a function`);
+    // `put`: an argument named `__proto__` is an argument, not the object's prototype.
+    put(out, key, text(value));
   }
   return out;
+}
+
+function text(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
+    return String(value);
+  }
+  if (typeof value === "symbol") return value.description ?? "";
+  return JSON.stringify(value);
 }
 
 /**
@@ -205,7 +210,7 @@ export async function complete(
   argument: CompletionArgument,
   options?: CompleteOptions,
 ): Promise<CompleteResult> {
-  const opts = checkOptions(options);
+  const opts = checkOptions(options, ["context"]);
   const params: JsonObject = { ref: wireRef(ref), argument: wireArgument(argument) };
   if (opts.context !== undefined) {
     if (!isObject(opts.context)) throw new TypeError('option "context" must be an object');
@@ -264,13 +269,15 @@ export async function setLogLevel(
  * @param requester The connection.
  * @param hasRoots Whether the client's handler implements `listRoots`.
  * @param options Request options (`timeout` bounds the wait for ready).
- * @throws {McpError} Kind `protocol` in the modern era (which has no such notification) or
- * without a `listRoots` handler.
+ * @param declared Whether the client declared `roots.listChanged` (default `true`).
+ * @throws {McpError} Kind `protocol` in the modern era (which has no such notification),
+ * without a `listRoots` handler, or when the client declared no `roots.listChanged`.
  */
 export async function notifyRootsChanged(
   requester: Requester,
   hasRoots: boolean,
   options?: RequestOptions,
+  declared = true,
 ): Promise<void> {
   const opts = checkOptions(options);
   if (!hasRoots) {
@@ -278,6 +285,12 @@ export async function notifyRootsChanged(
       kind: "protocol",
       reason: "roots_not_supported",
     });
+  }
+  if (!declared) {
+    throw new McpError(
+      "notifyRootsChanged: the client declared no roots.listChanged (rootsListChanged: false)",
+      { kind: "protocol", reason: "roots_list_changed_not_declared" },
+    );
   }
   await requester.ready(opts.timeout);
   if (requester.era() !== "legacy") {

@@ -7,6 +7,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { serverErrorReason } from "../protocol/_error_reason.ts";
 import { malformedAnswer } from "../protocol/_malformed.ts";
 import {
   type DecodeFailure,
@@ -188,7 +189,12 @@ export function createSession(options: SessionOptions): Session {
         const entry = typeof message.id === "number" ? pending.get(message.id) : undefined;
         const { code, message: text, data } = message.error;
         entry?.fail(
-          new McpError(`${entry.method} failed: ${text} (${code})`, { kind: "server", code, data }),
+          new McpError(`${entry.method} failed: ${text} (${code})`, {
+            kind: "server",
+            reason: serverErrorReason(code),
+            code,
+            data,
+          }),
         );
         return;
       }

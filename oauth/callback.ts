@@ -10,6 +10,7 @@
  */
 
 import { serve } from "../runtime/serve.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 import type { CallbackListener, CallbackReceiver } from "./options.ts";
 
 /** Options for {@linkcode loopbackCallback}. */
@@ -50,6 +51,7 @@ const DEFAULT_PAGE = "<!doctype html><meta charset=utf-8><title>Signed in</title
 export function loopbackCallback(
   options: LoopbackCallbackOptions = {},
 ): LoopbackCallback {
+  checkKeys(options, ["port", "hostname", "path", "successHtml"], "loopbackCallback options");
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new RangeError("options.port must be an integer from 0 to 65535");

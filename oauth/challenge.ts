@@ -66,9 +66,14 @@ export function parseChallenges(value: string | null | undefined): AuthChallenge
           .exec(rest);
       if (!param) break;
       // `, Next realm=…` starts the next challenge: a token followed by space, not `=`.
-      challenge.params[param[1].toLowerCase()] = param[2] !== undefined
-        ? param[2].replace(/\\(.)/gs, "$1")
-        : param[3];
+      // Defined, not assigned: a parameter named `__proto__` is a parameter (under Bun an
+      // assignment would try to set the prototype instead).
+      Object.defineProperty(challenge.params, param[1].toLowerCase(), {
+        value: param[2] !== undefined ? param[2].replace(/\\(.)/gs, "$1") : param[3],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       rest = rest.slice(param[0].length);
     }
   }

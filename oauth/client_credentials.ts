@@ -10,6 +10,7 @@
 import type { AuthorizationServerMetadata } from "./server_metadata.ts";
 import type { TokenClient } from "./client_auth.ts";
 import { oauthError } from "./_util.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 
 /** Credentials of a client that acts for itself. */
 export interface ClientCredentials {
@@ -58,6 +59,17 @@ export interface AssertionContext {
 /** Returns a fresh assertion (a JWT) for the JWT bearer grant. */
 export type AssertionSource = (context: AssertionContext) => string | Promise<string>;
 
+/** The keys of {@linkcode ClientCredentials}. */
+const CLIENT_CREDENTIALS_KEYS: readonly string[] = Object.freeze([
+  "clientId",
+  "clientSecret",
+  "privateKey",
+  "algorithm",
+  "keyId",
+  "assertion",
+  "tokenEndpointAuthMethod",
+]);
+
 /** The JWT bearer grant type (RFC 7523 §2.1). */
 export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
@@ -66,6 +78,7 @@ export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
  *
  * @param value The value.
  * @param key The option name for messages.
+ * @param extra Other keys the object may have (an unknown key is a `TypeError` naming it).
  * @returns The value, typed.
  *
  * @example
@@ -81,11 +94,19 @@ export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
  * }
  * ```
  */
-export function checkClientCredentials(value: unknown, key: string): ClientCredentials {
+export function checkClientCredentials(
+  value: unknown,
+  key: string,
+  extra: readonly string[] = [],
+): ClientCredentials {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new TypeError(`${key} must be an object`);
   }
-  const v = value as Record<string, unknown>;
+  const v = checkKeys(
+    value as Record<string, unknown>,
+    [...CLIENT_CREDENTIALS_KEYS, ...extra],
+    key,
+  );
   if (typeof v.clientId !== "string" || v.clientId === "") {
     throw new TypeError(`${key}.clientId must be a non-empty string`);
   }

@@ -22,6 +22,7 @@ import {
   protectedResourceMetadataUrls,
 } from "./resource_metadata.ts";
 import { canonicalResource, checkEndpoint, type HttpOptions, oauthError, send } from "./_util.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 
 /**
  * Sends the GET for a metadata document.
@@ -110,6 +111,8 @@ export interface DiscoverOptions extends HttpOptions {
  * ```
  */
 export async function discover(serverUrl: URL, options: DiscoverOptions = {}): Promise<Discovery> {
+  const known = ["fetch", "signal", "resourceMetadataUrl", "selectAuthorizationServer"];
+  checkKeys(options, known, "discover options");
   let resourceMetadata: ProtectedResourceMetadata | undefined;
   for (const url of protectedResourceMetadataUrls(serverUrl, options.resourceMetadataUrl)) {
     resourceMetadata = await processProtectedResourceMetadataResponse(

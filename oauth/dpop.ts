@@ -9,6 +9,7 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import * as oauth from "oauth4webapi";
 import type { DpopHandle } from "./token.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 
 /** A DPoP signer: proofs for requests, and the handle for token requests. */
 export interface DpopSigner {
@@ -57,6 +58,7 @@ export interface DpopSignerOptions {
  * ```
  */
 export async function createDpopSigner(options: DpopSignerOptions = {}): Promise<DpopSigner> {
+  checkKeys(options, ["keyPair", "algorithm", "now"], "createDpopSigner options");
   const algorithm = options.algorithm ?? "ES256";
   const keyPair = options.keyPair ??
     (await generateKeyPair(algorithm, { extractable: false })) as unknown as CryptoKeyPair;

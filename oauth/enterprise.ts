@@ -9,6 +9,7 @@
  */
 
 import type { AssertionContext, AssertionSource } from "./client_credentials.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 import { checkEndpoint, discard, type FetchLike, jsonObject, oauthError, send } from "./_util.ts";
 
 /** The token type of an ID-JAG. */
@@ -147,6 +148,11 @@ export function idJagAssertion(options: IdJagOptions): AssertionSource {
   if (typeof options?.tokenEndpoint !== "string") {
     throw new TypeError("options.tokenEndpoint must be a URL string");
   }
+  checkKeys(
+    options,
+    ["tokenEndpoint", "idToken", "clientId", "clientSecret", "fetch"],
+    "idJagAssertion options",
+  );
   const endpoint = new URL(options.tokenEndpoint);
   if (typeof options.idToken !== "string" && typeof options.idToken !== "function") {
     throw new TypeError("options.idToken must be a string or a function");

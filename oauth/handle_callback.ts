@@ -7,6 +7,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 import type { AuthorizationServerMetadata } from "./server_metadata.ts";
 import type { PreRegisteredClient } from "./registration.ts";
 import type { TokenStore } from "./store.ts";
@@ -78,6 +79,7 @@ export async function handleCallback(
   if (typeof options !== "object" || options === null || typeof options.store !== "object") {
     throw new TypeError("options.store must be a TokenStore");
   }
+  checkKeys(options, ["store", "fetch", "client", "mcpClient", "now"], "handleCallback options");
   const url = callbackUrl(callback);
   // The OAuth libraries load on first use, not with the package.
   const [{ callbackState }, { chooseAuthMethod }, { exchangeCode }] = await Promise.all([

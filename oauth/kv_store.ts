@@ -6,6 +6,7 @@
  * @module
  */
 
+import { checkKeys } from "../protocol/_keys.ts";
 import type {
   ClientRegistration,
   PendingAuthorization,
@@ -67,6 +68,7 @@ export function kvTokenStore(kv: KvLike, options: KvTokenStoreOptions = {}): Tok
   ) {
     throw new TypeError("kv must have get, set and delete methods (a Deno KV database)");
   }
+  checkKeys(options, ["prefix", "now"], "kvTokenStore options");
   const prefix = options.prefix ?? ["conduit_mcp", "oauth"];
   const now = options.now ?? Date.now;
   const tokenKey = (

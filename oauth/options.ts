@@ -6,6 +6,7 @@
  * @module
  */
 
+import { checkKeys } from "../protocol/_keys.ts";
 import { checkClientCredentials, type ClientCredentials } from "./client_credentials.ts";
 import type { ClientMetadata } from "./dynamic_registration.ts";
 import type { PreRegisteredClient } from "./registration.ts";
@@ -102,6 +103,42 @@ export interface ClientCredentialsOptions extends CommonOAuthOptions, ClientCred
   issuer?: string;
 }
 
+/** The keys of {@linkcode CommonOAuthOptions}. */
+const COMMON_KEYS = [
+  "store",
+  "principal",
+  "scope",
+  "fetch",
+  "dpop",
+  "maxStepUps",
+  "expirySkew",
+  "authorizationTimeout",
+  "selectAuthorizationServer",
+  "now",
+];
+
+const OAUTH_KEYS = [
+  ...COMMON_KEYS,
+  "onAuthorizationUrl",
+  "callback",
+  "redirectUri",
+  "client",
+  "clientMetadataUrl",
+  "clientMetadata",
+  "offlineAccess",
+];
+
+const PRE_REGISTERED_KEYS = ["clientId", "clientSecret", "issuer", "tokenEndpointAuthMethod"];
+
+const CLIENT_METADATA_KEYS = [
+  "clientName",
+  "clientUri",
+  "logoUri",
+  "applicationType",
+  "softwareId",
+  "softwareVersion",
+];
+
 function plainObject(value: unknown, key: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new TypeError(`${key} must be an object`);
@@ -169,6 +206,7 @@ function checkCommon(v: Record<string, unknown>, key: string): void {
   ) {
     throw new TypeError(`${key}.dpop must be true, false, "auto" or { keyPair }`);
   }
+  checkKeys(v.dpop, ["keyPair", "algorithm"], `${key}.dpop`);
   for (const name of ["maxStepUps", "authorizationTimeout", "expirySkew"]) {
     const n = v[name];
     if (n !== undefined && (typeof n !== "number" || !Number.isInteger(n) || n < 0)) {
@@ -199,7 +237,7 @@ function checkCommon(v: Record<string, unknown>, key: string): void {
  * ```
  */
 export function checkOAuthOptions(value: unknown, key: string): OAuthOptions {
-  const v = plainObject(value, key);
+  const v = checkKeys(plainObject(value, key), OAUTH_KEYS, key);
   checkCommon(v, key);
   if (typeof v.onAuthorizationUrl !== "function") {
     throw new TypeError(`${key}.onAuthorizationUrl must be a function (it is given the login URL)`);
@@ -216,7 +254,11 @@ export function checkOAuthOptions(value: unknown, key: string): OAuthOptions {
   }
   url(v, "clientMetadataUrl", key);
   if (v.client !== undefined) {
-    const client = plainObject(v.client, `${key}.client`);
+    const client = checkKeys(
+      plainObject(v.client, `${key}.client`),
+      PRE_REGISTERED_KEYS,
+      `${key}.client`,
+    );
     if (typeof client.clientId !== "string" || client.clientId === "") {
       throw new TypeError(`${key}.client.clientId must be a non-empty string`);
     }
@@ -232,7 +274,10 @@ export function checkOAuthOptions(value: unknown, key: string): OAuthOptions {
       );
     }
   }
-  if (v.clientMetadata !== undefined) plainObject(v.clientMetadata, `${key}.clientMetadata`);
+  if (v.clientMetadata !== undefined) {
+    const metadata = plainObject(v.clientMetadata, `${key}.clientMetadata`);
+    checkKeys(metadata, CLIENT_METADATA_KEYS, `${key}.clientMetadata`);
+  }
   if (v.offlineAccess !== undefined && typeof v.offlineAccess !== "boolean") {
     throw new TypeError(`${key}.offlineAccess must be a boolean`);
   }
@@ -259,8 +304,8 @@ export function checkClientCredentialsOptions(
   key: string,
 ): ClientCredentialsOptions {
   const v = plainObject(value, key);
+  checkClientCredentials(v, key, [...COMMON_KEYS, "issuer"]); // also checks the keys
   checkCommon(v, key);
-  checkClientCredentials(v, key);
   optionalString(v, "issuer", key);
   return v as unknown as ClientCredentialsOptions;
 }

@@ -11,6 +11,8 @@
  * @module
  */
 
+import { checkKeys } from "../protocol/_keys.ts";
+
 /** A value or a promise of it (store methods may return either). */
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -162,6 +164,7 @@ export function tokenKeyString(key: TokenKey): string {
  * ```
  */
 export function memoryTokenStore(options: MemoryTokenStoreOptions = {}): TokenStore {
+  checkKeys(options, ["now"], "memoryTokenStore options");
   const now = options.now ?? Date.now;
   const tokens = new Map<string, TokenSet>();
   const clients = new Map<string, ClientRegistration>();

@@ -102,7 +102,14 @@ export function parseInputRequired(result: Record<string, unknown>): InputRequir
       if (entry.params !== undefined && !isObject(entry.params)) {
         return `inputRequests["${key}"].params is not an object`;
       }
-      requests[key] = { method: entry.method, params: entry.params ?? {} };
+      // Defined, not assigned: a key named `__proto__` is a request like any other (under
+      // Bun an assignment would set the object's prototype, and the request would be lost).
+      Object.defineProperty(requests, key, {
+        value: { method: entry.method, params: entry.params ?? {} },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     parsed.inputRequests = requests;
   }

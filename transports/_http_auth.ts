@@ -8,6 +8,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 import { type OAuthMiddleware, withClientCredentials, withOAuth } from "../oauth/middleware.ts";
 import {
   checkClientCredentialsOptions,
@@ -57,6 +58,7 @@ const FORMS =
 export function checkAuth(auth: unknown, key: string): HttpAuth {
   if (auth === undefined || typeof auth === "function") return auth as HttpAuth;
   if (typeof auth === "object" && auth !== null && !Array.isArray(auth)) {
+    checkKeys(auth, ["bearer", "oauth", "clientCredentials"], key);
     const keys = Object.keys(auth);
     if (keys.length !== 1) throw new TypeError(`${key} must be one of ${FORMS}`);
     const form = auth as Record<string, unknown>;

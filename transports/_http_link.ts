@@ -8,6 +8,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { serverErrorReason } from "../protocol/_error_reason.ts";
 import {
   isErrorResponse,
   isNotification,
@@ -212,6 +213,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       }
       throw new McpError(`The server rejected ${what}: ${rpcError.error.message}`, {
         kind: "server",
+        reason: serverErrorReason(rpcError.error.code),
         code: rpcError.error.code,
         data: rpcError.error.data,
       });

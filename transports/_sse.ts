@@ -161,7 +161,9 @@ export class SseReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   // A plain reader and a streaming decoder: a TextDecoderStream would add a transform
   // stream (and its promises) to every response.
-  private readonly decoder = new TextDecoder();
+  // `ignoreBOM`: Deno's streaming decoder drops a U+FEFF at the start of every chunk, not
+  // only of the stream (corrupting data split there); the parser drops the leading one.
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private parser: EventSourceParser | undefined;
   private readonly ready: SseEvent[] = [];
   private finished = false;

@@ -6,6 +6,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 import type { InheritEnv } from "../runtime/env.ts";
 import {
   type ChildProcess,
@@ -141,10 +142,22 @@ const DEFAULTS = {
   closeGracePeriod: 2_000,
   terminateGracePeriod: 2_000,
 };
+const KEYS = [
+  "command",
+  "args",
+  "env",
+  "inheritEnv",
+  "cwd",
+  "stderr",
+  "spawn",
+  ...Object.keys(DEFAULTS),
+];
+
 function check(options: StdioOptions): Required<Omit<StdioOptions, "env" | "cwd" | "args">> {
   if (typeof options !== "object" || options === null) {
     throw new TypeError("stdio options must be an object");
   }
+  checkKeys(options, KEYS, "stdio options");
   if (typeof options.command !== "string" || options.command === "") {
     throw new TypeError("command must be a non-empty string");
   }

@@ -11,6 +11,7 @@
  */
 
 import type { FetchLike } from "./_http.ts";
+import { checkKeys } from "../protocol/_keys.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
@@ -147,6 +148,19 @@ export interface StreamableHttpTransport extends Transport {
 
 const MiB = 1024 * 1024;
 
+const KEYS = [
+  "headers",
+  "auth",
+  "credentialId",
+  "fetch",
+  "maxResponseBytes",
+  "maxEventBytes",
+  "maxRedirects",
+  "reconnectDelay",
+  "maxReconnects",
+  "closeTimeout",
+];
+
 function positiveInteger(value: unknown, key: string, fallback: number, min = 1): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
@@ -233,6 +247,7 @@ export function streamableHttp(
   if (typeof options !== "object" || options === null) {
     throw new TypeError("options must be an object");
   }
+  checkKeys(options, KEYS, "streamableHttp options");
   const target = endpoint(url);
   let auth = checkAuth(options.auth, "options.auth");
   if (options.credentialId !== undefined && typeof options.credentialId !== "string") {
@@ -283,6 +298,7 @@ export function streamableHttp(
     },
     setAuth(next: HttpAuth, setOptions: SetAuthOptions = {}): void {
       const checked = checkAuth(next, "auth");
+      checkKeys(setOptions, ["credentialId"], "setAuth options");
       if (setOptions.credentialId !== undefined && typeof setOptions.credentialId !== "string") {
         throw new TypeError("options.credentialId must be a string");
       }

@@ -221,10 +221,9 @@ test("capabilities: built only from the handler's callbacks, in both eras", asyn
     return (requests(server, "initialize")[0].params as JsonObject).capabilities;
   };
   assertEquals(await legacy(undefined), {});
-  assertEquals(await legacy({ listRoots }), { roots: {} });
-  assertEquals(await legacy({ listRoots }, { rootsListChanged: true }), {
-    roots: { listChanged: true },
-  });
+  // listRoots implemented: roots.listChanged is declared (notifyRootsChanged can send it).
+  assertEquals(await legacy({ listRoots }), { roots: { listChanged: true } });
+  assertEquals(await legacy({ listRoots }, { rootsListChanged: false }), { roots: {} });
   assertEquals(await legacy({ elicitation }, { protocol: "2025-06-18" }), { elicitation: {} });
 });
 

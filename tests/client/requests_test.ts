@@ -24,6 +24,13 @@ for (const mode of ERAS) {
     const unknown = await mcpError(client.callTool("nope"));
     assertEquals(unknown.kind, "server");
     assertEquals(unknown.code, -32602);
+    assertEquals(unknown.reason, "invalid_params");
+    const noMethod = await mcpError(client.request("no/such_method"));
+    assertEquals([noMethod.kind, noMethod.code, noMethod.reason], [
+      "server",
+      -32601,
+      "method_not_found",
+    ]);
   });
 
   test(`[${mode}] getPrompt converts arguments to strings on the wire`, async () => {
@@ -54,6 +61,7 @@ for (const mode of ERAS) {
     const missing = await mcpError(client.readResource("test://none"));
     assertEquals(missing.kind, "server");
     assertEquals(missing.code, mode === "dual" ? -32602 : -32002);
+    assertEquals(missing.reason, mode === "dual" ? "invalid_params" : "resource_not_found");
     assertEquals(missing.data, { uri: "test://none" });
   });
 

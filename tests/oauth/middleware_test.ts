@@ -23,15 +23,18 @@ async function follow(url: URL): Promise<string> {
 
 function options(extra: Partial<OAuthOptions> = {}): OAuthOptions & { urls: URL[] } {
   const urls: URL[] = [];
-  return {
+  const o: OAuthOptions = {
     redirectUri: REDIRECT,
     onAuthorizationUrl: (url) => {
       urls.push(url);
       return follow(url);
     },
     ...extra,
-    urls,
   };
+  // Not an option: hidden from the options check, which refuses unknown keys.
+  return Object.defineProperty(o, "urls", { value: urls, enumerable: false }) as
+    & OAuthOptions
+    & { urls: URL[] };
 }
 
 function rpc(method: string, id = 1, params: Record<string, unknown> = {}): RequestInit {

@@ -85,3 +85,13 @@ test("retryParams: original params, fresh answers, state echoed or left out", ()
   assert(!("inputResponses" in stateOnly), "nothing asked, nothing answered");
   assertEquals(original, frozen, "the original params are not changed");
 });
+
+test("parseInputRequired: an input request keyed __proto__ is kept", () => {
+  const result = JSON.parse(
+    '{"resultType":"input_required","inputRequests":{"__proto__":{"method":"roots/list"}}}',
+  );
+  const parsed = parseInputRequired(result);
+  assert(typeof parsed === "object");
+  assertEquals(Object.keys(parsed.inputRequests ?? {}), ["__proto__"]);
+  assertEquals(Object.getPrototypeOf(parsed.inputRequests), Object.prototype);
+});

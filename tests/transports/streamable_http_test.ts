@@ -270,7 +270,7 @@ test("http: a notification answered 202 resolves; a rejected one fails with its 
   const link = await streamableHttp(server.url).open(recordingSink());
   await link.send({ jsonrpc: "2.0", method: "notifications/ok" });
   const error = await rejection(link.send({ jsonrpc: "2.0", method: "notifications/no" }));
-  assertEquals([error.kind, error.code], ["server", -32600]);
+  assertEquals([error.kind, error.code, error.reason], ["server", -32600, "invalid_request"]);
   await link.close();
 });
 
