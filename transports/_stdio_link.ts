@@ -9,7 +9,7 @@ import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
 import { lineSplitter } from "./_lines.ts";
 import { byteRing } from "./_ring.ts";
-import type { StdioLink, StdioStderr } from "./stdio.ts";
+import type { StdioLink, StdioStderr } from "./stdio_types.ts";
 import type { TransportSink } from "./transport.ts";
 
 /** How long an exited process's pipes may take to drain (a grandchild may hold them). */
