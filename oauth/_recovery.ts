@@ -17,7 +17,7 @@ import { tokenClient } from "./client_credentials.ts";
 import { clientCredentialsToken } from "./client_credentials_grant.ts";
 import { discover, type Discovery } from "./discovery.ts";
 import { createDpopSigner, dpopAlgorithm, type DpopSigner } from "./dpop.ts";
-import type { Grant, Need, Recovery, Session } from "./_engine.ts";
+import type { Grant, Need, Recovery, Session } from "./_engine_types.ts";
 import type { TokenKey, TokenSet, TokenStore } from "./store.ts";
 import { refreshRequest, type TokenContext, withNonceRetry } from "./token.ts";
 import { processTokenResponse } from "./token_response.ts";

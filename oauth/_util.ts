@@ -10,7 +10,7 @@
 
 import { McpError } from "../protocol/errors.ts";
 
-import type { FetchLike } from "../transports/_http.ts";
+import type { FetchLike } from "../protocol/fetch_like.ts";
 
 export type { FetchLike };
 

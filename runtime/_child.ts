@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ChildProcess, ExitStatus, KillSignal } from "./spawn.ts";
+import type { ChildProcess, ExitStatus, KillSignal } from "./process.ts";
 
 /** What a runtime's child gives the shared wrapper. */
 export interface ChildParts {

@@ -6,7 +6,7 @@
  */
 
 import { childProcess } from "./_child.ts";
-import type { ChildProcess, ResolvedSpawn } from "./spawn.ts";
+import type { ChildProcess, ResolvedSpawn } from "./process.ts";
 
 interface DenoChild {
   readonly pid: number;

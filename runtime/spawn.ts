@@ -13,6 +13,9 @@ import { bunReadEnv, bunSpawn, bunWriteStderr } from "./bun.ts";
 import { childEnv, type InheritEnv } from "./env.ts";
 import { spawnError } from "./_spawn_error.ts";
 import { denoReadEnv, denoSpawn, denoWriteStderr } from "./deno.ts";
+import type { ChildProcess, ResolvedSpawn } from "./process.ts";
+
+export type { ChildProcess, ExitStatus, KillSignal, ResolvedSpawn } from "./process.ts";
 
 /**
  * What to start, for {@linkcode spawnProcess}.
@@ -34,92 +37,6 @@ export interface SpawnOptions {
   /** Which parent variables the child sees (default `"safe"`). */
   inheritEnv?: InheritEnv;
   /** The working directory (default the parent's). */
-  cwd?: string;
-}
-
-/**
- * How a child process ended.
- *
- * @example
- * ```ts
- * import type { ExitStatus } from "./spawn.ts";
- *
- * const describe = (s: ExitStatus) => s.signal ? `killed by ${s.signal}` : `exit ${s.code}`;
- * if (describe({ code: null, signal: "SIGKILL" }) !== "killed by SIGKILL") throw new Error();
- * ```
- */
-export interface ExitStatus {
-  /** The exit code, or `null` when a signal ended the process. */
-  code: number | null;
-  /** The signal that ended the process (e.g. `"SIGKILL"`), or `null`. */
-  signal: string | null;
-}
-
-/**
- * A signal {@linkcode ChildProcess.kill} can send.
- *
- * @example
- * ```ts
- * import type { KillSignal } from "./spawn.ts";
- *
- * const signal: KillSignal = "SIGTERM";
- * ```
- */
-export type KillSignal = "SIGTERM" | "SIGKILL" | "SIGINT" | "SIGHUP";
-
-/**
- * A running child process with piped stdin, stdout and stderr.
- *
- * @example Stop a process that does not exit by itself
- * ```ts ignore
- * import { spawnProcess } from "./spawn.ts";
- *
- * const child = spawnProcess({ command: "sleep", args: ["60"] });
- * child.stdout.cancel();
- * child.stderr.cancel();
- * child.kill("SIGTERM");
- * console.log(await child.exited); // { code: null, signal: "SIGTERM" }
- * ```
- */
-export interface ChildProcess {
-  /** The process id. */
-  readonly pid: number;
-  /** Writes to the child's stdin; closing it sends end-of-file. */
-  readonly stdin: WritableStream<Uint8Array>;
-  /** The child's stdout. Read or cancel it, or the child may block on a full pipe. */
-  readonly stdout: ReadableStream<Uint8Array>;
-  /** The child's stderr. Read or cancel it, or the child may block on a full pipe. */
-  readonly stderr: ReadableStream<Uint8Array>;
-  /** Settles once, when the process has ended. Never rejects. */
-  readonly exited: Promise<ExitStatus>;
-  /**
-   * Sends a signal (default `"SIGTERM"`).
-   *
-   * @returns `false` when the process had already ended or the signal could not be sent.
-   */
-  kill(signal?: KillSignal): boolean;
-  /**
-   * Sends a signal to the child's whole process tree: the child starts in a process group
-   * of its own (a new session), so this reaches what a wrapper such as `npx`, `uvx` or
-   * `bash -c` started too, even after the child itself has ended. Absent where the
-   * platform has no process groups (Windows) or the process came from elsewhere.
-   *
-   * @returns `false` when no process of the group is left (or it could not be signalled).
-   */
-  killTree?(signal: KillSignal): boolean;
-  /** Whether any process of the child's process group is still alive (see `killTree`). */
-  treeAlive?(): boolean;
-}
-
-/** The resolved launch request the runtime adapters receive. */
-export interface ResolvedSpawn {
-  /** The executable. */
-  command: string;
-  /** Its arguments. */
-  args: string[];
-  /** The complete environment of the child. */
-  env: Record<string, string>;
-  /** The working directory, if set. */
   cwd?: string;
 }
 

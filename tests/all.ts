@@ -22,6 +22,7 @@ import "./client/stdio_client_test.ts";
 import "./client/subscriptions_test.ts";
 import "./client/list_changes_test.ts";
 import "./edge/graph_test.ts";
+import "./edge/layout_test.ts";
 import "./edge/typecheck_test.ts";
 import "./edge/workerd_test.ts";
 import "./examples/server_test.ts";

@@ -9,22 +9,9 @@
 import { McpError } from "../protocol/errors.ts";
 import { fetchFailureError } from "./_fetch_failure.ts";
 import { startTimer } from "./_timer.ts";
+import type { FetchLike } from "../protocol/fetch_like.ts";
 
-/**
- * A `fetch`-compatible function, such as `globalThis.fetch` or a Hono app's `app.fetch`.
- *
- * @example Answer in-process
- * ```ts
- * import type { FetchLike } from "./streamable_http.ts";
- *
- * const fetchLike: FetchLike = (input, init) =>
- *   Promise.resolve(new Response(`${new Request(input, init).method} ok`));
- * if ((await (await fetchLike("http://x.test/", { method: "POST" })).text()) !== "POST ok") {
- *   throw new Error("unexpected");
- * }
- * ```
- */
-export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+export type { FetchLike } from "../protocol/fetch_like.ts";
 
 /** What {@linkcode fetchSameOrigin} needs. */
 export interface FetchPlan {

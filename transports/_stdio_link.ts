@@ -10,7 +10,7 @@ import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtim
 import { lineSplitter } from "./_lines.ts";
 import { byteRing } from "./_ring.ts";
 import { endProcessTree, within } from "./_stdio_stop.ts";
-import type { StdioLink, StdioStderr } from "./stdio.ts";
+import type { StdioLink, StdioStderr } from "./stdio_types.ts";
 import type { TransportSink } from "./transport.ts";
 
 /** How long an exited process's pipes may take to drain (a grandchild may hold them). */

@@ -6,7 +6,7 @@
 import { connectClient } from "../../client/client.ts";
 import { isSessionLoss } from "../../transports/_http_session.ts";
 import { type FetchLike, streamableHttp } from "../../transports/streamable_http.ts";
-import { assert, assertEquals, test } from "../_harness.ts";
+import { assertEquals, test } from "../_harness.ts";
 import { mcpError, waitFor } from "../client/_helpers.ts";
 import type { LostSession } from "../fixtures/_http_legacy.ts";
 import { type HttpFixture, startHttpFixture } from "../fixtures/http_server.ts";

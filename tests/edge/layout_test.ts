@@ -1,0 +1,443 @@
+// The house's shape, read from the source graph `deno info --json` reports (type-only
+// imports, `export … from`, `import("…").T` and dynamic imports included): no import cycle
+// between files, each folder imports only the folders its row in LAYERS allows, nobody
+// imports another folder's private `_` files, and only runtime/ names `Deno` or `Bun`.
+import { execFileSync } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { assert, assertEquals, test } from "../_harness.ts";
+import { ROOT, stripComments } from "./_graph.ts";
+
+/**
+ * What each top-level source folder may import besides itself. A new folder adds its row
+ * here (a folder without a row fails the test). The root entries (`mod.ts`, `http.ts`, …)
+ * assemble the package and may import anything. A sub-folder may have its own row too
+ * (`"client/connection": ["protocol", "client"]`, where `client` means client/'s own files):
+ * a file belongs to the longest row naming a folder it is in.
+ */
+const LAYERS: Record<string, readonly string[]> = {
+  protocol: [],
+  runtime: ["protocol"],
+  oauth: ["protocol", "runtime"],
+  transports: ["protocol", "runtime", "oauth"],
+  // Not runtime/: http.ts (the edge entry) reaches the client, and runtime/ must stay out of it.
+  client: ["protocol", "oauth", "transports"],
+};
+
+/** The only folder that may name the `Deno` or `Bun` globals. */
+const RUNTIME_FOLDER = "runtime";
+
+/** Top-level folders that are not part of the package's source. */
+const NOT_SOURCE = new Set([
+  "bench",
+  "conformance",
+  "examples",
+  "node_modules",
+  "out",
+  "scripts",
+  "tests",
+]);
+
+/**
+ * Violations that exist today and are fixed by moving client/ into sub-folders. The test
+ * asserts these are still exactly present, so the list must shrink as each is fixed; it is
+ * to be empty after the move.
+ */
+const KNOWN_VIOLATIONS: readonly string[] = [
+  "cycle among client/_connect_loop.ts, client/_connection_state.ts, client/_dispatch.ts, client/connection.ts",
+  "cycle among client/_handshake.ts, client/negotiate.ts",
+  "cycle among client/mrtr.ts, client/requests.ts",
+  "private: client/_challenge.ts imports transports/_http_auth.ts",
+];
+
+/** One import edge of the graph. */
+interface Edge {
+  to: string;
+  /** `code` (a value import), `type` (erased at run time) or `dynamic` (`import("…")`). */
+  kind: "code" | "type" | "dynamic";
+}
+
+/** A module graph: repository-relative path → the local modules it imports. */
+type Graph = Map<string, Edge[]>;
+
+/** One finding: `key` is stable (it is what KNOWN_VIOLATIONS lists), `detail` says more. */
+interface Violation {
+  key: string;
+  detail: string;
+}
+
+/** The top-level folder of a repository-relative path (`"."` for a root file). */
+function topFolder(path: string): string {
+  const slash = path.indexOf("/");
+  return slash === -1 ? "." : path.slice(0, slash);
+}
+
+/** The row of `layers` a path belongs to: its longest folder with a row, else its top folder. */
+function layerOf(path: string, layers: Record<string, readonly string[]>): string {
+  let best = topFolder(path);
+  for (const folder of Object.keys(layers)) {
+    if (path.startsWith(`${folder}/`) && folder.length > best.length) best = folder;
+  }
+  return best;
+}
+
+/** A finding's key with a cycle's files sorted, so a renamed file keeps the comparison. */
+function normalKey(key: string): string {
+  const prefix = "cycle among ";
+  return key.startsWith(prefix)
+    ? prefix + key.slice(prefix.length).split(", ").sort().join(", ")
+    : key;
+}
+
+function isPrivate(path: string): boolean {
+  return path.slice(path.lastIndexOf("/") + 1).startsWith("_");
+}
+
+/** Every `.ts` file under `dir` (repository-relative), recursively. */
+function tsFilesUnder(root: string, dir: string): string[] {
+  const files: string[] = [];
+  for (const name of readdirSync(join(root, dir)).sort()) {
+    const rel = `${dir}/${name}`;
+    if (statSync(join(root, rel)).isDirectory()) files.push(...tsFilesUnder(root, rel));
+    else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) files.push(rel);
+  }
+  return files;
+}
+
+/** The package's source folders: every top-level folder but NOT_SOURCE and dot-folders. */
+function sourceFolders(root: string): string[] {
+  return readdirSync(root)
+    .filter((name) => !name.startsWith(".") && !NOT_SOURCE.has(name))
+    .filter((name) => statSync(join(root, name)).isDirectory())
+    .sort();
+}
+
+/** The entries (deno.json's exports) and every `.ts` file of the source folders. */
+function sourceFiles(root: string): string[] {
+  const config = JSON.parse(readFileSync(join(root, "deno.json"), "utf8")) as {
+    exports: Record<string, string>;
+  };
+  const entries = Object.values(config.exports).map((path) => path.replace(/^\.\//, ""));
+  const files = sourceFolders(root).flatMap((folder) => tsFilesUnder(root, folder));
+  return [...new Set([...entries, ...files])];
+}
+
+/**
+ * Reads the graph of `files` (paths relative to `root`) with one `deno info --json` over a
+ * temporary module that imports them all. Only modules under `root` (outside node_modules/)
+ * are kept.
+ */
+function readGraph(root: string, files: readonly string[]): Graph {
+  const rootUrl = pathToFileURL(root.endsWith("/") ? root : `${root}/`).href;
+  const dir = mkdtempSync(join(tmpdir(), "conduit-layout-"));
+  try {
+    const entry = join(dir, "all.ts");
+    const lines = files.map((file) => `import ${JSON.stringify(new URL(file, rootUrl).href)};`);
+    writeFileSync(entry, lines.join("\n") + "\n");
+    const deno = fileURLToPath(new URL("node_modules/.bin/deno", ROOT));
+    const args = ["info", "--json", "--config", join(root, "deno.json"), entry];
+    const info = JSON.parse(
+      execFileSync(deno, args, {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+        maxBuffer: 64 << 20,
+      }),
+    ) as {
+      modules: {
+        specifier: string;
+        error?: string;
+        dependencies?: {
+          specifier: string;
+          isDynamic?: boolean;
+          code?: { specifier?: string; error?: string };
+          type?: { specifier?: string; error?: string };
+        }[];
+      }[];
+    };
+    const local = (url: string | undefined) =>
+      url !== undefined && url.startsWith(rootUrl) && !url.includes("/node_modules/")
+        ? decodeURIComponent(url.slice(rootUrl.length))
+        : undefined;
+    const graph: Graph = new Map();
+    for (const module of info.modules) {
+      const from = local(module.specifier);
+      if (from === undefined) continue;
+      if (module.error) throw new Error(`deno info: ${from}: ${module.error}`);
+      const edges: Edge[] = [];
+      for (const dep of module.dependencies ?? []) {
+        for (const side of [dep.code, dep.type]) {
+          if (side?.error) throw new Error(`deno info: ${from} → ${dep.specifier}: ${side.error}`);
+        }
+        const code = local(dep.code?.specifier);
+        const type = local(dep.type?.specifier);
+        // A specifier imported both dynamically and as a type is one edge of each kind.
+        if (code !== undefined) edges.push({ to: code, kind: dep.isDynamic ? "dynamic" : "code" });
+        if (type !== undefined && (type !== code || dep.isDynamic)) {
+          edges.push({ to: type, kind: "type" });
+        }
+      }
+      graph.set(from, edges);
+    }
+    return graph;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The strongly connected components of more than one file (or a file importing itself). */
+function cycles(graph: Graph): Violation[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: Violation[] = [];
+  const next = (v: string) => [...new Set((graph.get(v) ?? []).map((e) => e.to))].sort();
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next(v)) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length === 1 && !next(v).includes(v)) return;
+    component.sort();
+    found.push({
+      key: `cycle among ${component.join(", ")}`,
+      detail: `for example ${shortestCycle(graph, component).join(" → ")}`,
+    });
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/**
+ * A shortest cycle through the component's first file: each file is followed by the kind of
+ * its import of the next one.
+ */
+function shortestCycle(graph: Graph, component: readonly string[]): string[] {
+  const inside = new Set(component);
+  const start = component[0];
+  const previous = new Map<string, Edge & { from: string }>();
+  const queue = [start];
+  while (queue.length > 0 && !previous.has(start)) {
+    const from = queue.shift()!;
+    for (const edge of [...(graph.get(from) ?? [])].sort((a, b) => a.to.localeCompare(b.to))) {
+      if (!inside.has(edge.to) || previous.has(edge.to)) continue;
+      previous.set(edge.to, { ...edge, from });
+      queue.push(edge.to);
+    }
+  }
+  const path = [start];
+  let at = start;
+  do {
+    const step = previous.get(at)!;
+    path.unshift(`${step.from} (${step.kind})`);
+    at = step.from;
+  } while (at !== start);
+  return path;
+}
+
+/**
+ * Each edge that crosses folders against `layers`, or reaches a `_` file of another top-level
+ * folder.
+ */
+function layering(graph: Graph, layers: Record<string, readonly string[]>): Violation[] {
+  const found: Violation[] = [];
+  const unruled = new Set<string>();
+  for (const [from, edges] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
+    const source = layerOf(from, layers);
+    if (source === ".") continue;
+    const allowed = layers[source];
+    if (allowed === undefined) {
+      if (!unruled.has(source)) {
+        unruled.add(source);
+        found.push({ key: `no layering rule for ${source}/`, detail: "add its row to LAYERS" });
+      }
+      continue;
+    }
+    for (const to of new Set(edges.map((edge) => edge.to))) {
+      const target = layerOf(to, layers);
+      if (target === source) continue;
+      if (!allowed.includes(target)) {
+        const may = allowed.length === 0
+          ? "nothing outside itself"
+          : allowed.map((f) => `${f}/`).join(", ");
+        found.push({
+          key: `layering: ${from} imports ${to}`,
+          detail: `${source}/ may import ${may}`,
+        });
+      }
+      if (isPrivate(to) && topFolder(to) !== topFolder(from)) {
+        found.push({
+          key: `private: ${from} imports ${to}`,
+          detail: `${to} is private to ${topFolder(to)}/`,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/** `code` with string literals (and templates without `${…}`) blanked out. */
+function blankStrings(code: string): string {
+  return code
+    .replace(/(["'])(?:\\.|(?!\1)[^\\\n])*\1/g, '""')
+    .replace(/`(?:\\.|[^\\`$]|\$(?!\{))*`/g, "``");
+}
+
+/** Each file outside runtime/ whose code (not comments or strings) names `Deno` or `Bun`. */
+function runtimeGlobals(root: string, files: readonly string[]): Violation[] {
+  const found: Violation[] = [];
+  for (const file of files) {
+    if (topFolder(file) === RUNTIME_FOLDER) continue;
+    const code = blankStrings(stripComments(readFileSync(join(root, file), "utf8")));
+    const match = /(?<![\w$])(Deno|Bun)\b/.exec(code);
+    if (match) {
+      const line = code.slice(0, match.index).split("\n").length;
+      found.push({
+        key: `global: ${file} names ${match[1]}`,
+        detail: `line ${line}; only ${RUNTIME_FOLDER}/ may`,
+      });
+    }
+  }
+  return found;
+}
+
+/** Every violation of the repository at `root`. */
+function violations(root: string): Violation[] {
+  const files = sourceFiles(root);
+  const graph = readGraph(root, files);
+  return [...cycles(graph), ...layering(graph, LAYERS), ...runtimeGlobals(root, files)];
+}
+
+/** Writes `files` into a fresh temporary folder, runs `fn` on it, then removes it. */
+function withTree<T>(files: Record<string, string>, fn: (root: string) => T): T {
+  const root = mkdtempSync(join(tmpdir(), "conduit-layout-tree-"));
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      const slash = path.lastIndexOf("/");
+      if (slash !== -1) mkdirSync(join(root, path.slice(0, slash)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    return fn(root);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const repoRoot = fileURLToPath(ROOT);
+const describe = (list: readonly Violation[]) =>
+  list.map((v) => `  ${v.key}: ${v.detail}`).join("\n");
+
+test("layout: no import cycle, layering or runtime-global violation but the known ones", () => {
+  const found = violations(repoRoot);
+  const known = new Set(KNOWN_VIOLATIONS.map(normalKey));
+  const fresh = found.filter((v) => !known.has(normalKey(v.key)));
+  assertEquals(fresh, [], `new layout violations:\n${describe(fresh)}`);
+  const gone = KNOWN_VIOLATIONS.filter((key) =>
+    !found.some((v) => normalKey(v.key) === normalKey(key))
+  );
+  assertEquals(gone, [], "fixed: remove these from KNOWN_VIOLATIONS in tests/edge/layout_test.ts");
+});
+
+test("layout: the graph covers every source folder and has a row for each", () => {
+  const folders = sourceFolders(repoRoot);
+  for (const folder of ["client", "oauth", "protocol", "runtime", "transports"]) {
+    assert(folders.includes(folder), `${folder}/ is a source folder`);
+  }
+  assertEquals(folders.filter((folder) => LAYERS[folder] === undefined), []);
+  const graph = readGraph(repoRoot, sourceFiles(repoRoot));
+  for (const file of ["mod.ts", "http.ts", "oauth/mod.ts", "runtime/detect.ts"]) {
+    assert(graph.has(file), `${file} is in the graph`);
+  }
+  const kinds = new Set([...graph.values()].flat().map((edge) => edge.kind));
+  assertEquals([...kinds].sort(), ["code", "dynamic", "type"]);
+});
+
+test("layout: a cycle of type-only imports, export…from and import() types is caught", () => {
+  const found = withTree({
+    "deno.json": '{ "exports": { ".": "./mod.ts" } }',
+    "mod.ts": 'export type { A } from "./protocol/a.ts";\n',
+    "protocol/a.ts": 'import type { B } from "./b.ts";\nexport type A = B | 1;\n',
+    "protocol/b.ts": 'export type B = import("./c.ts").C;\n',
+    "protocol/c.ts": 'export type { A as C } from "./a.ts";\n',
+    "protocol/d.ts": 'export const d = 1;\nexport const e = () => import("./d.ts");\n',
+  }, (root) => cycles(readGraph(root, sourceFiles(root))));
+  assertEquals(found.map((v) => v.key), [
+    "cycle among protocol/a.ts, protocol/b.ts, protocol/c.ts",
+    "cycle among protocol/d.ts",
+  ]);
+  assertEquals(
+    found[0].detail,
+    "for example protocol/a.ts (type) → protocol/b.ts (type) → protocol/c.ts (type) → protocol/a.ts",
+  );
+});
+
+test("layout: a layering edge, a private import and a Deno global are each caught", () => {
+  const found = withTree({
+    "deno.json": '{ "exports": { ".": "./mod.ts" } }',
+    "mod.ts": 'export * from "./transports/_wire.ts";\nexport * from "./client/x.ts";\n',
+    "protocol/p.ts": 'import type { X } from "../client/x.ts";\nexport type P = X;\n',
+    "runtime/r.ts": "export const pid = (globalThis as any).Deno?.pid;\n",
+    "transports/_wire.ts": "export const wire = 1;\n",
+    "client/x.ts": [
+      'import { wire } from "../transports/_wire.ts";',
+      "// Deno in a comment, and in a string:",
+      'export const name = "Bun";',
+      "export type X = typeof wire;",
+      "export const deno = () => Deno.pid;",
+    ].join("\n"),
+    "cache/c.ts": "export const c = 1;\n",
+  }, violations);
+  assertEquals(found.map((v) => v.key), [
+    "no layering rule for cache/",
+    "private: client/x.ts imports transports/_wire.ts",
+    "layering: protocol/p.ts imports client/x.ts",
+    "global: client/x.ts names Deno",
+  ]);
+});
+
+test("layout: a sub-folder's row holds its files; client/ means the folder's own files", () => {
+  const graph: Graph = new Map([
+    ["client/client.ts", [{ to: "client/connection/link.ts", kind: "code" }]],
+    ["client/connection/link.ts", [{ to: "client/_json.ts", kind: "code" }]],
+    ["client/requests/call.ts", [
+      { to: "client/connection/link.ts", kind: "type" },
+      { to: "client/_json.ts", kind: "code" },
+    ]],
+    ["client/_json.ts", [{ to: "client/requests/call.ts", kind: "type" }]],
+  ]);
+  const layers = {
+    client: ["client/connection", "client/requests"],
+    "client/connection": ["client"],
+    "client/requests": ["client"],
+  };
+  assertEquals(layering(graph, layers).map((v) => v.key), [
+    "layering: client/requests/call.ts imports client/connection/link.ts",
+  ]);
+  assertEquals(normalKey("cycle among b.ts, a.ts"), "cycle among a.ts, b.ts");
+});
