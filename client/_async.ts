@@ -7,7 +7,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { startTimer, type Timer } from "../transports/_timer.ts";
+import { startTimer, type Timer } from "../clock/timer.ts";
 import { cancelledError } from "./_errors.ts";
 
 /**

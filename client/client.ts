@@ -6,16 +6,20 @@
  */
 
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 import { delay } from "./_async.ts";
-import { resolveOptions } from "./_options.ts";
-import { createConnection } from "./connection.ts";
-import { inputContext } from "./mrtr.ts";
-import { createNotificationHub } from "./notifications.ts";
-import { createListCache, createToolCache } from "./list_cache.ts";
-import { listPage } from "./pagination.ts";
-import { createSubscriptions, type FollowedList, type Subscriptions } from "./subscriptions.ts";
-import { instructionsForLlm } from "./instructions.ts";
+import { resolveOptions } from "./_resolve_options.ts";
+import { createConnection } from "./connection/connection.ts";
+import { inputContext } from "./requests/mrtr.ts";
+import { createNotificationHub } from "./changes/notifications.ts";
+import { createListCache, createToolCache } from "./changes/list_cache.ts";
+import { listPage } from "./requests/pagination.ts";
+import {
+  createSubscriptions,
+  type FollowedList,
+  type Subscriptions,
+} from "./changes/subscriptions.ts";
+import { instructionsForLlm } from "./requests/instructions.ts";
 import {
   callTool,
   checkOptions,
@@ -26,7 +30,7 @@ import {
   readResource,
   type Requester,
   setLogLevel,
-} from "./requests.ts";
+} from "./requests/requests.ts";
 import type {
   ClientOptions,
   McpClient,

@@ -1,12 +1,12 @@
 /**
- * The public types of the client: its options (`client_options.ts`), the options of its
+ * The public types of the client: its options (`options.ts`), the options of its
  * requests (`request_options.ts`), the {@linkcode McpClient} interface with what it reports
- * (`mcp_client.ts`), and the shapes of what it returns (`shapes.ts`).
+ * (`api.ts`), and the shapes of what it returns (`shapes.ts`).
  *
  * @module
  */
 
-export type * from "./client_options.ts";
-export type * from "./mcp_client.ts";
+export type * from "./options.ts";
+export type * from "./api.ts";
 export type * from "./request_options.ts";
 export type * from "./shapes.ts";

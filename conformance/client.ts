@@ -24,7 +24,7 @@
 
 import { connect, type ConnectOptions, type McpClient, type Tool } from "../mod.ts";
 import { conformanceAuth } from "./_auth.ts";
-import { startTimer, type Timer } from "../transports/_timer.ts";
+import { startTimer, type Timer } from "../clock/timer.ts";
 
 type Client = McpClient;
 type Options = ConnectOptions;

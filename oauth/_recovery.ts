@@ -9,7 +9,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { timeoutSignal } from "../transports/_timer.ts";
+import { timeoutSignal } from "../clock/timer.ts";
 import { selectScopes } from "./authorize.ts";
 import type { ResourceChallenge } from "./challenge.ts";
 import { chooseAuthMethod, type TokenClient } from "./client_auth.ts";

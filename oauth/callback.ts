@@ -10,7 +10,7 @@
  */
 
 import { serve } from "../runtime/serve.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 import type { CallbackListener, CallbackReceiver } from "./options.ts";
 
 /** Options for {@linkcode loopbackCallback}. */

@@ -10,7 +10,7 @@
 import type { AuthorizationServerMetadata } from "./server_metadata.ts";
 import type { TokenClient } from "./client_auth.ts";
 import { oauthError } from "./_util.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 
 /** Credentials of a client that acts for itself. */
 export interface ClientCredentials {

@@ -22,7 +22,7 @@ import {
   protectedResourceMetadataUrls,
 } from "./resource_metadata.ts";
 import { canonicalResource, checkEndpoint, type HttpOptions, oauthError, send } from "./_util.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 
 /**
  * Sends the GET for a metadata document.

@@ -9,7 +9,7 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import * as oauth from "oauth4webapi";
 import type { DpopHandle } from "./token.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 
 /** A DPoP signer: proofs for requests, and the handle for token requests. */
 export interface DpopSigner {

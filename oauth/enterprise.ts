@@ -9,7 +9,7 @@
  */
 
 import type { AssertionContext, AssertionSource } from "./client_credentials.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 import { checkEndpoint, discard, type FetchLike, jsonObject, oauthError, send } from "./_util.ts";
 
 /** The token type of an ID-JAG. */

@@ -7,13 +7,13 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 import type { AuthorizationServerMetadata } from "./server_metadata.ts";
 import type { PreRegisteredClient } from "./registration.ts";
 import type { TokenStore } from "./store.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
-import { recordingFetch } from "../transports/_redact.ts";
-import { createSecrets } from "../transports/_secrets.ts";
+import { recordingFetch } from "./recording_fetch.ts";
+import { createSecrets } from "../protocol/secrets.ts";
 
 /**
  * The callback as a URL: a full URL as it is, a bare query (with or without `?`) on a

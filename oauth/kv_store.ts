@@ -6,7 +6,7 @@
  * @module
  */
 
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 import type {
   ClientRegistration,
   PendingAuthorization,

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { dependencyMissing } from "../transports/_dependency.ts";
+import { dependencyMissing } from "../protocol/dependency_error.ts";
 import type { Engine, Grant } from "./_engine.ts";
 import { callbackUrl, handleCallback } from "./handle_callback.ts";
 import {
@@ -25,8 +25,8 @@ import {
 } from "./options.ts";
 import { memoryTokenStore, type TokenStore } from "./store.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
-import { recordingFetch } from "../transports/_redact.ts";
-import { createSecrets, SECRETS } from "../transports/_secrets.ts";
+import { recordingFetch } from "./recording_fetch.ts";
+import { createSecrets, SECRETS } from "../protocol/secrets.ts";
 
 /**
  * A configured OAuth middleware: call it with a `fetch` to get an authorizing `fetch`.

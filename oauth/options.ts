@@ -6,7 +6,7 @@
  * @module
  */
 
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 import { checkClientCredentials, type ClientCredentials } from "./client_credentials.ts";
 import type { ClientMetadata } from "./dynamic_registration.ts";
 import type { PreRegisteredClient } from "./registration.ts";

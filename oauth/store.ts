@@ -11,7 +11,7 @@
  * @module
  */
 
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 
 /** A value or a promise of it (store methods may return either). */
 export type MaybePromise<T> = T | Promise<T>;

@@ -8,7 +8,7 @@
 
 import { McpError } from "../protocol/errors.ts";
 import { fetchFailureError } from "./_fetch_failure.ts";
-import { startTimer } from "./_timer.ts";
+import { startTimer } from "../clock/timer.ts";
 import type { FetchLike } from "../protocol/fetch_like.ts";
 
 export type { FetchLike } from "../protocol/fetch_like.ts";

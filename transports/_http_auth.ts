@@ -2,13 +2,13 @@
  * Private: credentials for the Streamable HTTP transport (the `auth` forms, the bearer
  * token, and the OAuth middleware around the transport's `fetch` for the OAuth forms),
  * and the `auth` errors of 401/403 answers (with the challenge through the one allow-list of
- * `_challenge.ts`). Nothing here puts a token or a full header in an error.
+ * `challenge_summary.ts`). Nothing here puts a token or a full header in an error.
  *
  * @module
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 import { type OAuthMiddleware, withClientCredentials, withOAuth } from "../oauth/middleware.ts";
 import {
   checkClientCredentialsOptions,
@@ -16,7 +16,7 @@ import {
   type ClientCredentialsOptions,
   type OAuthOptions,
 } from "../oauth/options.ts";
-import { describeChallenge, safeChallenge } from "./_challenge.ts";
+import { describeChallenge, safeChallenge } from "./challenge_summary.ts";
 import type { FetchLike } from "./_http.ts";
 
 /**

@@ -8,7 +8,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { serverErrorReason } from "../protocol/_error_reason.ts";
+import { serverErrorReason } from "../protocol/error_reason.ts";
 import {
   isErrorResponse,
   isNotification,

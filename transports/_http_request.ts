@@ -11,7 +11,7 @@ import { isNotification, isRequest, type JsonRpcMessage } from "../protocol/json
 import { META_PROTOCOL_VERSION } from "../protocol/meta.ts";
 import { discard, type FetchLike, fetchSameOrigin } from "./_http.ts";
 import { type HttpAuth, resolveToken } from "./_http_auth.ts";
-import { timeoutSignal } from "./_timer.ts";
+import { timeoutSignal } from "../clock/timer.ts";
 import type { ToolHeaders } from "./_tool_headers.ts";
 import type { LinkProtocol } from "./transport.ts";
 

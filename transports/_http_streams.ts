@@ -29,7 +29,7 @@ import type { LinkConfig, RequestHeaders } from "./_http_request.ts";
 import { readErrorText } from "./_http_response.ts";
 import { isSessionLoss } from "./_http_session.ts";
 import { SseReader } from "./_sse.ts";
-import { DEFAULT_MAX_RETRY_AFTER, MIN_STREAM_DELAY, serverDelay } from "./_timer.ts";
+import { DEFAULT_MAX_RETRY_AFTER, MIN_STREAM_DELAY, serverDelay } from "../clock/timer.ts";
 
 /** What the stream readers need from their link. */
 export interface StreamContext {

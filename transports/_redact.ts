@@ -1,139 +1,15 @@
 /**
- * Private: where a transport applies its {@linkcode Secrets}. `recordingFetch` remembers
- * the credentials every outgoing request carries (credential headers, DPoP proofs, the
- * secret fields of token request forms), before the server can echo them; `guardSink` and
+ * Private: where a transport applies its {@linkcode Secrets} (which `recordingFetch` in
+ * `oauth/recording_fetch.ts` fills from every outgoing request): `guardSink` and
  * `guardLink` pass everything a link hands to the client (messages, warnings, the closing
  * error, rejections, probe outcomes) through the one redaction step.
  *
  * @module
  */
 
-import type { FetchLike } from "./_http.ts";
-import { createSecrets, type Secrets, secretsOf } from "./_secrets.ts";
+import { CREDENTIAL_HEADER, recordHeader } from "../oauth/recording_fetch.ts";
+import { createSecrets, type Secrets, secretsOf } from "../protocol/secrets.ts";
 import type { HttpProbeResult, TransportLink, TransportSink } from "./transport.ts";
-
-/** Header names whose values are credentials. */
-export const CREDENTIAL_HEADER =
-  /^(authorization|proxy-authorization|dpop|cookie)$|api[-_]?key|token|secret|passw|credential/i;
-
-/** Form fields of OAuth requests whose values are credentials. */
-const CREDENTIAL_FIELDS = [
-  "code",
-  "code_verifier",
-  "refresh_token",
-  "access_token",
-  "id_token",
-  "client_secret",
-  "client_assertion",
-  "assertion",
-  "subject_token",
-  "actor_token",
-  "device_code",
-  "password",
-];
-
-/**
- * Remembers the credential in one header value: the credentials of an `Authorization`
- * (and, for `Basic`, the decoded secret), each cookie value, or the whole value.
- *
- * @param secrets Where to remember it.
- * @param name The header name.
- * @param value Its value.
- * @param pinned Whether it is configured (kept longer).
- */
-export function recordHeader(secrets: Secrets, name: string, value: string, pinned = false): void {
-  const lower = name.toLowerCase();
-  if (lower === "authorization" || lower === "proxy-authorization") {
-    const space = value.indexOf(" ");
-    const credentials = space < 0 ? value : value.slice(space + 1).trim();
-    secrets.add(credentials, pinned);
-    if (/^basic$/i.test(value.slice(0, space))) {
-      try {
-        const pair = atob(credentials);
-        const colon = pair.indexOf(":");
-        secrets.add(pair, pinned);
-        secrets.add(decodeURIComponent(pair.slice(colon + 1)), pinned);
-      } catch {
-        // not base64 (or not percent-encoded): the encoded form is remembered
-      }
-    }
-    return;
-  }
-  if (lower === "cookie") {
-    for (const part of value.split(";")) {
-      secrets.add(part.slice(part.indexOf("=") + 1).trim(), pinned);
-    }
-    return;
-  }
-  secrets.add(value, pinned);
-}
-
-function recordHeaders(secrets: Secrets, headers: HeadersInit | undefined): boolean {
-  let form = false;
-  const each = (name: string, value: string) => {
-    if (CREDENTIAL_HEADER.test(name)) recordHeader(secrets, name, value);
-    if (/^content-type$/i.test(name) && value.includes("x-www-form-urlencoded")) form = true;
-  };
-  if (headers instanceof Headers) headers.forEach((value, name) => each(name, value));
-  else if (Array.isArray(headers)) { for (const [name, value] of headers) each(name, value); }
-  else if (headers !== undefined) {
-    const record = headers as Record<string, string>;
-    for (const name in record) each(name, record[name]);
-  }
-  return form;
-}
-
-/** Fields of authorization server answers (tokens, registrations) that are credentials. */
-const ISSUED_FIELDS = [
-  "access_token",
-  "refresh_token",
-  "id_token",
-  "issued_token",
-  "client_secret",
-];
-
-/** Remembers the credentials an authorization server answer hands out, before it is read. */
-async function recordIssued(secrets: Secrets, response: Response): Promise<void> {
-  if (!/json/i.test(response.headers.get("content-type") ?? "")) return;
-  try {
-    const body = JSON.parse(await response.clone().text());
-    for (const field of ISSUED_FIELDS) {
-      if (typeof body?.[field] === "string") secrets.add(body[field]);
-    }
-  } catch {
-    // not JSON: nothing handed out
-  }
-}
-
-/**
- * Wraps `next` so that the credentials of every request are remembered before it is sent,
- * and those an authorization server hands out (a token or registration answer: any POST
- * that is no JSON-RPC message) before the answer is read.
- *
- * @param next The `fetch` to send with.
- * @param secrets Where to remember them.
- * @returns The recording `fetch`.
- */
-export function recordingFetch(next: FetchLike, secrets: Secrets): FetchLike {
-  return async (input, init) => {
-    const headers = init?.headers ?? (input instanceof Request ? input.headers : undefined);
-    const form = recordHeaders(secrets, headers);
-    const body = init?.body;
-    const fields = body instanceof URLSearchParams
-      ? body
-      : typeof body === "string" && form
-      ? new URLSearchParams(body)
-      : undefined;
-    for (const field of fields === undefined ? [] : CREDENTIAL_FIELDS) {
-      for (const value of fields!.getAll(field)) secrets.add(value);
-    }
-    const response = await next(input, init);
-    if (fields !== undefined || (typeof body === "string" && !body.startsWith('{"jsonrpc"'))) {
-      await recordIssued(secrets, response);
-    }
-    return response;
-  };
-}
 
 /** A transport's {@linkcode Secrets}, with what sets them up. */
 export interface TransportSecrets extends Secrets {

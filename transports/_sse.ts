@@ -15,9 +15,9 @@
 
 import type { EventSourceMessage, EventSourceParser, ParserConfig } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
-import { dependencyMissing } from "./_dependency.ts";
+import { dependencyMissing } from "../protocol/dependency_error.ts";
 import { utf8Length } from "./_http.ts";
-import { startTimer, type Timer } from "./_timer.ts";
+import { startTimer, type Timer } from "../clock/timer.ts";
 
 /** One dispatched event. */
 export interface SseEvent {

@@ -7,7 +7,7 @@
  */
 
 import type { ChildProcess, KillSignal } from "../runtime/spawn.ts";
-import { startTimer } from "./_timer.ts";
+import { startTimer } from "../clock/timer.ts";
 
 /** How often a terminating process group is checked for survivors. */
 const TREE_POLL_MS = 25;

@@ -6,7 +6,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 import type { InheritEnv } from "../runtime/env.ts";
 import { type ChildProcess, type SpawnOptions, spawnProcess } from "../runtime/spawn.ts";
 import { envSecrets, guardSink } from "./_redact.ts";

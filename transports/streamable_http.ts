@@ -11,11 +11,12 @@
  */
 
 import type { FetchLike } from "./_http.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
-import { guardLink, guardSink, recordingFetch, transportSecrets } from "./_redact.ts";
+import { recordingFetch } from "../oauth/recording_fetch.ts";
+import { guardLink, guardSink, transportSecrets } from "./_redact.ts";
 import { toolHeaders } from "./_tool_headers.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 

@@ -1,8 +1,8 @@
 // Over real HTTP: legacy session renewal (one shared re-initialize, requests waiting for it,
 // one retry per request) and the retry policy for 408/429/5xx answers.
 import { connectClient, createClient } from "../../client/client.ts";
-import type { ResolvedRetry } from "../../client/_options.ts";
-import { IDEMPOTENT_METHODS, retryDelay } from "../../client/_retry.ts";
+import type { ResolvedRetry } from "../../client/_resolve_options.ts";
+import { IDEMPOTENT_METHODS, retryDelay } from "../../client/connection/_retry.ts";
 import { McpError } from "../../protocol/errors.ts";
 import { type FetchLike, streamableHttp } from "../../transports/streamable_http.ts";
 import { inProcess } from "../../transports/in_process.ts";

@@ -1,8 +1,8 @@
 // The answering core shared by both eras: what the client can answer, what its handler
 // answers, SEP-1034 defaults, the capabilities built from the handler, and option checks.
 import { createClient } from "../../client/client.ts";
-import { withElicitationDefaults } from "../../client/elicitation_defaults.ts";
-import { answerInput, inputProblem } from "../../client/input.ts";
+import { withElicitationDefaults } from "../../client/handler/elicitation_defaults.ts";
+import { answerInput, inputProblem } from "../../client/handler/input.ts";
 import type { ClientHandler, HandlerContext } from "../../protocol/capabilities.ts";
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";

@@ -5,7 +5,7 @@ import {
   INSTRUCTIONS_LIMIT,
   instructionsForLlm,
   stripInvisible,
-} from "../../client/instructions.ts";
+} from "../../client/requests/instructions.ts";
 import { assert, assertEquals, assertThrows, test } from "../_harness.ts";
 import { isMcpError } from "../../protocol/errors.ts";
 import { fixtureClient } from "./_helpers.ts";

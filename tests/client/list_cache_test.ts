@@ -1,8 +1,8 @@
 // The listing cache: one refresh at a time shared by concurrent callers, refreshes that
 // outlive their callers, and the same for prompts, resources and resource templates.
 import { createClient } from "../../client/client.ts";
-import { createListCache } from "../../client/list_cache.ts";
-import type { Requester } from "../../client/requests.ts";
+import { createListCache } from "../../client/changes/list_cache.ts";
+import type { Requester } from "../../client/requests/requests.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { inProcess, type InProcessServer } from "../../transports/in_process.ts";
 import { assert, assertEquals, test } from "../_harness.ts";

@@ -1,5 +1,5 @@
 import { assertEquals, test } from "../_harness.ts";
-import { createNotificationHub, ITERATOR_BUFFER } from "../../client/notifications.ts";
+import { createNotificationHub, ITERATOR_BUFFER } from "../../client/changes/notifications.ts";
 import type { ServerNotification } from "../../client/types.ts";
 import { fixtureClient } from "./_helpers.ts";
 

@@ -4,7 +4,7 @@ import { assert, assertEquals, assertRejects, assertThrows, test } from "../_har
 import { createClient } from "../../client/client.ts";
 import { connect } from "../../client/connect.ts";
 import type { ClientOptions, McpClient } from "../../client/types.ts";
-import { checkKeys } from "../../protocol/_keys.ts";
+import { checkKeys } from "../../protocol/option_keys.ts";
 import { inProcess } from "../../transports/in_process.ts";
 import { stdio, type StdioOptions } from "../../transports/stdio.ts";
 import { streamableHttp, type StreamableHttpOptions } from "../../transports/streamable_http.ts";

@@ -1,7 +1,7 @@
 import { assert, assertEquals, test } from "../_harness.ts";
-import { createToolCache } from "../../client/list_cache.ts";
-import { PAGINATION_CAPS } from "../../client/pagination.ts";
-import type { Requester } from "../../client/requests.ts";
+import { createToolCache } from "../../client/changes/list_cache.ts";
+import { PAGINATION_CAPS } from "../../client/requests/pagination.ts";
+import type { Requester } from "../../client/requests/requests.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { fixtureClient, mcpError, requests } from "./_helpers.ts";
 

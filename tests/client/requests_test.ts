@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects, test } from "../_harness.ts";
-import { promptArguments } from "../../client/requests.ts";
+import { promptArguments } from "../../client/requests/requests.ts";
 import { fixtureClient, mcpError, metaOf, requests } from "./_helpers.ts";
 
 const ERAS = ["dual", "legacy-only"] as const;

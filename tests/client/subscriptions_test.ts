@@ -2,7 +2,7 @@
 // (acknowledgment, routing by subscriptionId, replacement, closing, reopening), over
 // in-process, stdio and Streamable HTTP.
 import { connectClient, createClient } from "../../client/client.ts";
-import { SUBSCRIPTION_ID } from "../../client/subscriptions.ts";
+import { SUBSCRIPTION_ID } from "../../client/changes/subscriptions.ts";
 import type { McpClient, ServerNotification } from "../../client/types.ts";
 import type { JsonObject, JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";

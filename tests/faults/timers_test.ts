@@ -5,7 +5,7 @@ import { streamableHttp } from "../../transports/streamable_http.ts";
 import type { FetchLike } from "../../transports/_http.ts";
 import { inProcess } from "../../transports/in_process.ts";
 import type { Transport, TransportLink } from "../../transports/transport.ts";
-import { MAX_TIMER_DELAY } from "../../transports/_timer.ts";
+import { MAX_TIMER_DELAY } from "../../clock/timer.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { type HttpFixture, startHttpFixture } from "../fixtures/http_server.ts";
 import { createFixtureServer } from "../fixtures/server.ts";

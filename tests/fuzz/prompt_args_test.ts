@@ -3,7 +3,7 @@
 // a value that cannot be sent is a TypeError, never another exception.
 import fc from "fast-check";
 import { assert, assertEquals, test } from "../_harness.ts";
-import { promptArguments } from "../../client/requests.ts";
+import { promptArguments } from "../../client/requests/requests.ts";
 import { fuzz } from "./_fuzz.ts";
 
 fuzz(

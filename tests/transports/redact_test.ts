@@ -3,10 +3,11 @@
 
 import { assert, assertEquals, test } from "../_harness.ts";
 import { McpError } from "../../protocol/errors.ts";
-import { describeChallenge, safeChallenge } from "../../transports/_challenge.ts";
+import { describeChallenge, safeChallenge } from "../../transports/challenge_summary.ts";
 import { authError } from "../../transports/_http_auth.ts";
-import { guardLink, guardSink, recordingFetch } from "../../transports/_redact.ts";
-import { createSecrets, REDACTED } from "../../transports/_secrets.ts";
+import { recordingFetch } from "../../oauth/recording_fetch.ts";
+import { guardLink, guardSink } from "../../transports/_redact.ts";
+import { createSecrets, REDACTED } from "../../protocol/secrets.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import type { TransportLink } from "../../transports/transport.ts";
 

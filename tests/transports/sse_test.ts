@@ -1,7 +1,7 @@
 // The private SSE reader (transports/_sse.ts) and HTTP helpers (transports/_http.ts).
 import { isMcpError } from "../../protocol/errors.ts";
 import { linkSignals, retryAfterMs } from "../../transports/_http.ts";
-import { describeChallenge, safeChallenge } from "../../transports/_challenge.ts";
+import { describeChallenge, safeChallenge } from "../../transports/challenge_summary.ts";
 import { type SseEvent, SseReader } from "../../transports/_sse.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { waitFor } from "./_http_helpers.ts";

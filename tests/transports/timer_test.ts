@@ -5,7 +5,7 @@ import {
   startTimer,
   timeoutSignal,
   timerDelay,
-} from "../../transports/_timer.ts";
+} from "../../clock/timer.ts";
 
 // deno-lint-ignore no-explicit-any
 const g = globalThis as any;

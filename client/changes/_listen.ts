@@ -7,14 +7,14 @@
  * @module
  */
 
-import { isMcpError, McpError } from "../protocol/errors.ts";
-import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../protocol/jsonrpc.ts";
-import type { Era } from "../protocol/versions.ts";
-import { clearTimer, startTimer, type Timer } from "../transports/_timer.ts";
-import { type Backoff, backoffDelay } from "./_async.ts";
-import { subscriptionsNotSupported } from "./_errors.ts";
-import { isObject } from "./_json.ts";
-import type { Connection } from "./connection.ts";
+import { isMcpError, McpError } from "../../protocol/errors.ts";
+import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
+import type { Era } from "../../protocol/versions.ts";
+import { clearTimer, startTimer, type Timer } from "../../clock/timer.ts";
+import { type Backoff, backoffDelay } from "../_async.ts";
+import { subscriptionsNotSupported } from "../_errors.ts";
+import { isObject } from "../_json.ts";
+import type { Connection } from "../connection/connection.ts";
 
 /** The `_meta` key naming the listen a notification belongs to. */
 export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";

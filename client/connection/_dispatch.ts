@@ -9,9 +9,9 @@
  * @module
  */
 
-import { isMcpError, McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { delay } from "./_async.ts";
+import { isMcpError, McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { delay } from "../_async.ts";
 import {
   type ConnectionState,
   declared,
@@ -19,8 +19,8 @@ import {
   type Outgoing,
   restoreLogLevel,
   sendOn,
-} from "./_connection_state.ts";
-import { cancelledError } from "./_errors.ts";
+} from "./_state.ts";
+import { cancelledError } from "../_errors.ts";
 import { retryDelay } from "./_retry.ts";
 import { type LinkHandle, type Negotiated, renewLegacySession } from "./negotiate.ts";
 

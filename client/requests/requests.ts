@@ -5,13 +5,13 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { isLogLevel, type LogLevel } from "../protocol/meta.ts";
-import type { Era } from "../protocol/versions.ts";
+import { McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { isLogLevel, type LogLevel } from "../../protocol/meta.ts";
+import type { Era } from "../../protocol/versions.ts";
 import { checkCallOptions, checkOptions, invalid, nonEmpty, requestOptions } from "./_checks.ts";
-import { isObject, put } from "./_json.ts";
-import type { ConnectionRequestOptions } from "./connection.ts";
+import { isObject, put } from "../_json.ts";
+import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import { type InputContext, requestWithInput } from "./mrtr.ts";
 import type {
   CallOptions,
@@ -23,7 +23,7 @@ import type {
   ReadResourceResult,
   RequestOptions,
   ToolResult,
-} from "./types.ts";
+} from "../types.ts";
 
 export { checkCallOptions, checkOptions, invalid, requestOptions } from "./_checks.ts";
 

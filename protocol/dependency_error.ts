@@ -6,7 +6,7 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
+import { McpError } from "./errors.ts";
 
 /**
  * The error of a lazy import that failed: kind `transport`, reason `dependency_missing`,

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { isMcpError, type McpError } from "../protocol/errors.ts";
+import { isMcpError, type McpError } from "../../protocol/errors.ts";
 
 /** The reasons of failures that no later attempt can fix. */
 export const FATAL_REASONS: ReadonlySet<string> = new Set([

@@ -6,11 +6,11 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { startTimer, type Timer } from "../transports/_timer.ts";
-import { cancelledError } from "./_errors.ts";
-import type { Progress } from "./types.ts";
+import { McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { startTimer, type Timer } from "../../clock/timer.ts";
+import { cancelledError } from "../_errors.ts";
+import type { Progress } from "../types.ts";
 
 /**
  * The default `maxTotalTimeout`, as a multiple of the request's timeout (10 minutes with the

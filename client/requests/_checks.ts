@@ -6,11 +6,11 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import { checkKeys } from "../protocol/_keys.ts";
-import { isObject } from "./_json.ts";
-import type { ConnectionRequestOptions } from "./connection.ts";
-import type { CallOptions, RequestOptions } from "./types.ts";
+import { McpError } from "../../protocol/errors.ts";
+import { checkKeys } from "../../protocol/option_keys.ts";
+import { isObject } from "../_json.ts";
+import type { ConnectionRequestOptions } from "../connection/connection.ts";
+import type { CallOptions, RequestOptions } from "../types.ts";
 
 /**
  * A protocol error for a result that does not have the method's shape.

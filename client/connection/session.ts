@@ -6,9 +6,9 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import { serverErrorReason } from "../protocol/_error_reason.ts";
-import { malformedAnswer } from "../protocol/_malformed.ts";
+import { McpError } from "../../protocol/errors.ts";
+import { serverErrorReason } from "../../protocol/error_reason.ts";
+import { malformedAnswer } from "../../protocol/malformed.ts";
 import {
   type DecodeFailure,
   isErrorResponse,
@@ -20,11 +20,11 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-} from "../protocol/jsonrpc.ts";
-import type { SendOptions } from "../transports/transport.ts";
-import { asMcpError, cancelledError } from "./_errors.ts";
+} from "../../protocol/jsonrpc.ts";
+import type { SendOptions } from "../../transports/transport.ts";
+import { asMcpError, cancelledError } from "../_errors.ts";
 import { Call, type CallCore, deadlineClock } from "./_call.ts";
-import type { Progress, RequestOptions } from "./types.ts";
+import type { Progress, RequestOptions } from "../types.ts";
 
 /** How a session reaches its link and the connection around it. */
 export interface SessionOptions {

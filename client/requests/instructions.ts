@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Implementation } from "../protocol/meta.ts";
+import type { Implementation } from "../../protocol/meta.ts";
 
 /** The most bytes (UTF-8) of instructions kept. */
 export const INSTRUCTIONS_LIMIT = 4096;

@@ -6,11 +6,11 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import { isRequest, type JsonObject } from "../protocol/jsonrpc.ts";
-import type { Era } from "../protocol/versions.ts";
-import { DEFAULT_MAX_RETRY_AFTER } from "../transports/_timer.ts";
-import { backoffDelay, delay } from "./_async.ts";
+import { McpError } from "../../protocol/errors.ts";
+import { isRequest, type JsonObject } from "../../protocol/jsonrpc.ts";
+import type { Era } from "../../protocol/versions.ts";
+import { DEFAULT_MAX_RETRY_AFTER } from "../../clock/timer.ts";
+import { backoffDelay, delay } from "../_async.ts";
 import {
   connectionError,
   type ConnectionState,
@@ -18,11 +18,11 @@ import {
   dropLink,
   negotiateContext,
   restoreLogLevel,
-} from "./_connection_state.ts";
+} from "./_state.ts";
 import { envelopeBuilder } from "./_envelope.ts";
 import { retryable } from "./_fatal.ts";
 import { type LinkHandle, negotiate, type Negotiated } from "./negotiate.ts";
-import { createServerRequests } from "./server_requests.ts";
+import { createServerRequests } from "../handler/server_requests.ts";
 import { createSession } from "./session.ts";
 
 /** The connect loop of one connection. */

@@ -7,16 +7,16 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../protocol/jsonrpc.ts";
-import type { LogLevel } from "../protocol/meta.ts";
-import type { Era } from "../protocol/versions.ts";
+import { McpError } from "../../protocol/errors.ts";
+import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
+import type { LogLevel } from "../../protocol/meta.ts";
+import type { Era } from "../../protocol/versions.ts";
 import { type Connector, createConnector } from "./_connect_loop.ts";
-import { createConnectionState } from "./_connection_state.ts";
+import { createConnectionState } from "./_state.ts";
 import { createDispatcher, type Dispatcher } from "./_dispatch.ts";
-import { notReadyError } from "./_errors.ts";
-import type { ResolvedOptions } from "./_options.ts";
-import type { ClientStatus, RequestOptions, ServerInfo } from "./types.ts";
+import { notReadyError } from "../_errors.ts";
+import type { ResolvedOptions } from "../_resolve_options.ts";
+import type { ClientStatus, RequestOptions, ServerInfo } from "../types.ts";
 
 /** Request options the client's own methods add. */
 export interface ConnectionRequestOptions extends RequestOptions {

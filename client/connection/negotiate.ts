@@ -7,18 +7,18 @@
  * @module
  */
 
-import { isMcpError, McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import type { Implementation } from "../protocol/meta.ts";
-import { classifyProbe } from "../protocol/negotiation.ts";
-import { type Era, era as eraOf } from "../protocol/versions.ts";
-import type { TransportKind, TransportLink } from "../transports/transport.ts";
-import { describeChallenge, safeChallenge } from "../transports/_challenge.ts";
+import { isMcpError, McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import type { Implementation } from "../../protocol/meta.ts";
+import { classifyProbe } from "../../protocol/negotiation.ts";
+import { type Era, era as eraOf } from "../../protocol/versions.ts";
+import type { TransportKind, TransportLink } from "../../transports/transport.ts";
+import { describeChallenge, safeChallenge } from "../../transports/challenge_summary.ts";
 import { fromDiscover, initialize, type Probed, probeOutcome } from "./_handshake.ts";
 import type { Session } from "./session.ts";
-import type { ProtocolChoice } from "./types.ts";
+import type { ProtocolChoice } from "../types.ts";
 
-export { safeChallenge } from "../transports/_challenge.ts";
+export { safeChallenge } from "../../transports/challenge_summary.ts";
 
 /** A live link with its session. */
 export interface LinkHandle {

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { isMcpError } from "../protocol/errors.ts";
-import { backoffDelay } from "./_async.ts";
-import type { ResolvedRetry } from "./_options.ts";
+import { isMcpError } from "../../protocol/errors.ts";
+import { backoffDelay } from "../_async.ts";
+import type { ResolvedRetry } from "../_resolve_options.ts";
 
 /** Requests that are harmless to send twice: retried on 408, 429 and every 5xx. */
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([

@@ -10,18 +10,18 @@
  * @module
  */
 
-import { isMcpError } from "../protocol/errors.ts";
+import { isMcpError } from "../../protocol/errors.ts";
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
   JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcResponse,
-} from "../protocol/jsonrpc.ts";
-import { type Era, era as eraOf } from "../protocol/versions.ts";
-import { capabilitiesFor } from "./_envelope.ts";
-import { isObject } from "./_json.ts";
-import type { ResolvedOptions } from "./_options.ts";
+} from "../../protocol/jsonrpc.ts";
+import { type Era, era as eraOf } from "../../protocol/versions.ts";
+import { capabilitiesFor } from "../connection/_envelope.ts";
+import { isObject } from "../_json.ts";
+import type { ResolvedOptions } from "../_resolve_options.ts";
 import { answerInput, inputProblem } from "./input.ts";
 
 /** What the inbox of one link needs. */

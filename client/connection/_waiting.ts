@@ -9,11 +9,11 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { startTimer, type Timer } from "../transports/_timer.ts";
-import { cancelledError } from "./_errors.ts";
-import type { RequestOptions } from "./types.ts";
+import { McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { startTimer, type Timer } from "../../clock/timer.ts";
+import { cancelledError } from "../_errors.ts";
+import type { RequestOptions } from "../types.ts";
 
 /** A request waiting for the connection. */
 export interface Queued<O extends RequestOptions> {

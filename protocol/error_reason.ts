@@ -31,7 +31,7 @@ const REASONS: ReadonlyMap<number, string> = new Map([
  *
  * @example
  * ```ts
- * import { serverErrorReason } from "./_error_reason.ts";
+ * import { serverErrorReason } from "./error_reason.ts";
  *
  * if (serverErrorReason(-32601) !== "method_not_found") throw new Error();
  * if (serverErrorReason(-32001) !== "server_error") throw new Error();

@@ -20,20 +20,20 @@
  * @module
  */
 
-import type { ClientHandler, HandlerContext } from "../protocol/capabilities.ts";
-import { isMcpError, McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { type InputRequest, parseInputRequired, retryParams } from "../protocol/mrtr.ts";
-import { MODERN_VERSION } from "../protocol/versions.ts";
-import { clearTimer, startTimer } from "../transports/_timer.ts";
-import { capabilitiesFor } from "./_envelope.ts";
-import { cancelledError } from "./_errors.ts";
-import { put } from "./_json.ts";
-import type { ResolvedOptions } from "./_options.ts";
-import type { ConnectionRequestOptions } from "./connection.ts";
-import { answerInput, inputKind, inputProblem, inputRequiredOf } from "./input.ts";
+import type { ClientHandler, HandlerContext } from "../../protocol/capabilities.ts";
+import { isMcpError, McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { type InputRequest, parseInputRequired, retryParams } from "../../protocol/mrtr.ts";
+import { MODERN_VERSION } from "../../protocol/versions.ts";
+import { clearTimer, startTimer } from "../../clock/timer.ts";
+import { capabilitiesFor } from "../connection/_envelope.ts";
+import { cancelledError } from "../_errors.ts";
+import { put } from "../_json.ts";
+import type { ResolvedOptions } from "../_resolve_options.ts";
+import type { ConnectionRequestOptions } from "../connection/connection.ts";
+import { answerInput, inputKind, inputProblem, inputRequiredOf } from "../handler/input.ts";
 import type { Requester } from "./requests.ts";
-import type { ClientStatus } from "./types.ts";
+import type { ClientStatus } from "../types.ts";
 
 /** What the MRTR driver needs from the client. */
 export interface InputContext {

@@ -9,16 +9,16 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
-import type { Era } from "../protocol/versions.ts";
-import { follow } from "./_async.ts";
-import { checkOptions, nonEmpty } from "./_checks.ts";
-import { subscriptionsNotSupported } from "./_errors.ts";
-import { isObject } from "./_json.ts";
+import { McpError } from "../../protocol/errors.ts";
+import type { JsonRpcNotification } from "../../protocol/jsonrpc.ts";
+import type { Era } from "../../protocol/versions.ts";
+import { follow } from "../_async.ts";
+import { checkOptions, nonEmpty } from "../requests/_checks.ts";
+import { subscriptionsNotSupported } from "../_errors.ts";
+import { isObject } from "../_json.ts";
 import { createListens, type ListenFilter, type ListenSettings, type ListFlag } from "./_listen.ts";
-import type { Connection } from "./connection.ts";
-import type { RequestOptions } from "./types.ts";
+import type { Connection } from "../connection/connection.ts";
+import type { RequestOptions } from "../types.ts";
 
 export { SUBSCRIPTION_ID } from "./_listen.ts";
 

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { clientCapabilities } from "../protocol/capabilities.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { clientCapabilities } from "../../protocol/capabilities.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import {
   buildMeta,
   type Implementation,
@@ -16,9 +16,9 @@ import {
   META_PROGRESS_TOKEN,
   META_PROTOCOL_VERSION,
   withMeta,
-} from "../protocol/meta.ts";
-import type { Era } from "../protocol/versions.ts";
-import type { ResolvedOptions } from "./_options.ts";
+} from "../../protocol/meta.ts";
+import type { Era } from "../../protocol/versions.ts";
+import type { ResolvedOptions } from "../_resolve_options.ts";
 
 /** The negotiated protocol and what the client declares on it. */
 export interface EnvelopeState {

@@ -5,14 +5,14 @@
  * @module
  */
 
-import { isMcpError, McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { buildMeta, type Implementation, META_SERVER_INFO } from "../protocol/meta.ts";
-import type { ProbeOutcome, Verdict } from "../protocol/negotiation.ts";
-import { pickVersion } from "../protocol/versions.ts";
+import { isMcpError, McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { buildMeta, type Implementation, META_SERVER_INFO } from "../../protocol/meta.ts";
+import type { ProbeOutcome, Verdict } from "../../protocol/negotiation.ts";
+import { pickVersion } from "../../protocol/versions.ts";
 import { isFatal } from "./_fatal.ts";
-import { timeoutSignal } from "../transports/_timer.ts";
-import { isObject } from "./_json.ts";
+import { timeoutSignal } from "../../clock/timer.ts";
+import { isObject } from "../_json.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./negotiate.ts";
 
 /** What one `server/discover` probe came to. */

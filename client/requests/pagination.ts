@@ -6,12 +6,12 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { checkOptions, invalid, requestOptions } from "./_checks.ts";
-import { isObject } from "./_json.ts";
+import { isObject } from "../_json.ts";
 import type { Requester } from "./requests.ts";
-import type { ListAllOptions, ListOptions } from "./types.ts";
+import type { ListAllOptions, ListOptions } from "../types.ts";
 
 /** The list methods: wire method, result key, and the intake check of one item. */
 export const LISTS = {

@@ -20,7 +20,7 @@
  *
  * @example
  * ```ts
- * import { checkKeys } from "./_keys.ts";
+ * import { checkKeys } from "./option_keys.ts";
  *
  * checkKeys({ timeout: 5 }, ["timeout", "signal"], "request options");
  * try {

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { ElicitResult } from "../protocol/capabilities.ts";
-import { isObject, put } from "./_json.ts";
+import type { ElicitResult } from "../../protocol/capabilities.ts";
+import { isObject, put } from "../_json.ts";
 
 /**
  * The elicitation answer to send: for an accepted form, the handler's content with every

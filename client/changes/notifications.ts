@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { NotificationListener, ServerNotification } from "./types.ts";
+import type { NotificationListener, ServerNotification } from "../types.ts";
 
 /** How many notifications an iterator buffers before dropping the oldest. */
 export const ITERATOR_BUFFER = 1_000;

@@ -7,18 +7,18 @@
  * @module
  */
 
-import type { McpError } from "../protocol/errors.ts";
-import type { JsonObject, JsonRpcId } from "../protocol/jsonrpc.ts";
-import type { LogLevel } from "../protocol/meta.ts";
-import type { Era } from "../protocol/versions.ts";
+import type { McpError } from "../../protocol/errors.ts";
+import type { JsonObject, JsonRpcId } from "../../protocol/jsonrpc.ts";
+import type { LogLevel } from "../../protocol/meta.ts";
+import type { Era } from "../../protocol/versions.ts";
 import { capabilitiesFor } from "./_envelope.ts";
-import { asMcpError } from "./_errors.ts";
-import type { ResolvedOptions } from "./_options.ts";
+import { asMcpError } from "../_errors.ts";
+import type { ResolvedOptions } from "../_resolve_options.ts";
 import { createWaitRoom, type WaitRoom } from "./_waiting.ts";
 import type { ConnectionEvents, ConnectionRequestOptions } from "./connection.ts";
-import { acceptResult } from "./input.ts";
+import { acceptResult } from "../handler/input.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./negotiate.ts";
-import type { ClientState } from "./types.ts";
+import type { ClientState } from "../types.ts";
 
 /** Internal bookkeeping a request carries through the queue and its retries. */
 export interface Outgoing extends ConnectionRequestOptions {

@@ -6,10 +6,10 @@
 
 import type { ClientHandler } from "../protocol/capabilities.ts";
 import type { Implementation } from "../protocol/meta.ts";
-import { checkKeys } from "../protocol/_keys.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 import { era, SUPPORTED_VERSIONS } from "../protocol/versions.ts";
 import type { Transport } from "../transports/transport.ts";
-import { DEFAULT_MAX_RETRY_AFTER } from "../transports/_timer.ts";
+import { DEFAULT_MAX_RETRY_AFTER } from "../clock/timer.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
 import type { ClientOptions, ProtocolChoice } from "./types.ts";

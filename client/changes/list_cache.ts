@@ -7,13 +7,13 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { follow } from "./_async.ts";
-import { checkOptions } from "./_checks.ts";
-import { listAll, type Listing, type ListKind } from "./pagination.ts";
-import type { Requester } from "./requests.ts";
-import type { ListAllOptions, Tool } from "./types.ts";
+import { McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { follow } from "../_async.ts";
+import { checkOptions } from "../requests/_checks.ts";
+import { listAll, type Listing, type ListKind } from "../requests/pagination.ts";
+import type { Requester } from "../requests/requests.ts";
+import type { ListAllOptions, Tool } from "../types.ts";
 
 /** The cache of one list's whole listing. */
 export interface ListCache<T> {

@@ -12,11 +12,11 @@
  * @module
  */
 
-import type { ClientHandler, HandlerContext } from "../protocol/capabilities.ts";
-import { isMcpError, McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { allowsInputRequired } from "../protocol/mrtr.ts";
-import { isObject } from "./_json.ts";
+import type { ClientHandler, HandlerContext } from "../../protocol/capabilities.ts";
+import { isMcpError, McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { allowsInputRequired } from "../../protocol/mrtr.ts";
+import { isObject } from "../_json.ts";
 import { withElicitationDefaults } from "./elicitation_defaults.ts";
 
 /** Why the client cannot answer an input request: the JSON-RPC error a legacy server gets. */
