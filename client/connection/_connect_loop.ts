@@ -11,17 +11,12 @@ import { isRequest, type JsonObject } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
 import { DEFAULT_MAX_RETRY_AFTER } from "../../clock/timer.ts";
 import { backoffDelay, delay } from "../_async.ts";
-import {
-  connectionError,
-  type ConnectionState,
-  declared,
-  dropLink,
-  negotiateContext,
-  restoreLogLevel,
-} from "./_state.ts";
+import { type ConnectionState, gaveUpError } from "./_state.ts";
+import { connectionError, dropLink, negotiateContext, restoreLogLevel } from "./_steps.ts";
 import { envelopeBuilder } from "./_envelope.ts";
 import { retryable } from "./_fatal.ts";
-import { type LinkHandle, negotiate, type Negotiated } from "./negotiate.ts";
+import type { LinkHandle, Negotiated } from "./_link.ts";
+import { negotiate } from "./negotiate.ts";
 import { createServerRequests } from "../handler/server_requests.ts";
 import { createSession } from "./session.ts";
 
@@ -75,10 +70,8 @@ export function createConnector(
     });
     const session = createSession({
       send: (message, sendOptions) => {
-        const capture = s.capture;
-        if (capture !== undefined && isRequest(message) && message.method === capture.method) {
-          capture.onId(message.id);
-          s.capture = undefined;
+        if (s.capture !== undefined && isRequest(message)) {
+          s.takeCapture(message.method)?.onId(message.id);
         }
         return handle.link.send(message, sendOptions);
       },
@@ -110,27 +103,15 @@ export function createConnector(
   };
 
   const giveUp = (error: McpError) => {
-    s.state = "closed";
-    s.lastError = error;
-    s.closedError = new McpError(
-      `The client is closed: it gave up connecting (${error.message})`,
-      { kind: "closed", reason: "gave_up", cause: error },
-    );
+    s.close(gaveUpError(error), error);
     room.rejectAll(error);
     room.settle(error);
     events.closed();
   };
 
   const becomeReady = (handle: LinkHandle, outcome: Negotiated) => {
-    s.current = handle;
-    s.attemptLinks.delete(handle);
-    s.negotiated = outcome;
-    s.capabilities = declared(s, outcome.era, outcome.version);
-    if (outcome.era === "modern") s.pinnedModern ??= outcome.version;
+    s.becomeReady(handle, outcome);
     handle.link.setProtocol({ era: outcome.era, version: outcome.version });
-    s.state = "ready";
-    s.attempts = 0;
-    s.lastError = undefined;
     restoreLogLevel(s, handle, outcome);
     room.settle();
     release(handle);
@@ -165,10 +146,10 @@ export function createConnector(
       if (wait) {
         const max = options.reconnect === false ? 0 : options.reconnect.attempts;
         if (s.attempts >= max) return giveUp(s.lastError ?? connectionError(undefined));
-        s.attempts += 1;
+        const attempt = s.countAttempt();
         const backoff = options.reconnect === false
           ? 0
-          : backoffDelay(s.attempts, options.reconnect, options.random);
+          : backoffDelay(attempt, options.reconnect, options.random);
         const lastError = s.lastError;
         const retryAfter = lastError?.data && typeof lastError.data === "object"
           ? Number((lastError.data as JsonObject).retryAfterMs ?? 0)
@@ -185,42 +166,34 @@ export function createConnector(
         return becomeReady(handle, outcome);
       } catch (error) {
         if (signal.aborted) return;
-        s.lastError = connectionError(error);
-        if (!retryable(s.lastError)) return giveUp(s.lastError);
+        const failure = connectionError(error);
+        s.attemptFailed(failure);
+        if (!retryable(failure)) return giveUp(failure);
       }
     }
   };
 
   const start = (delayFirst: boolean) => {
-    s.run.abort();
-    s.run = new AbortController();
-    loop(s.run.signal, delayFirst).catch((error) => giveUp(connectionError(error)));
+    loop(s.newRun().signal, delayFirst).catch((error) => giveUp(connectionError(error)));
   };
 
   function linkClosed(handle: LinkHandle, error: McpError) {
     handle.session.failAll(error);
-    s.attemptLinks.delete(handle);
-    if (handle !== s.current) return;
-    s.current = undefined;
-    s.lastError = error;
-    if (s.state !== "ready") return;
-    s.state = "reconnecting";
+    if (!s.detach(handle, error) || s.state !== "ready") return;
+    s.lose();
     start(true);
   }
 
   return {
     start,
     abandon(handle, error) {
-      if (handle !== s.current) return;
-      s.current = undefined;
-      s.lastError = error;
-      s.state = "reconnecting";
+      if (!s.detach(handle, error)) return;
+      s.lose();
       void dropLink(s, handle, error);
       start(true);
     },
     async dropAll(error) {
-      s.run.abort();
-      s.renewal = undefined;
+      s.stopRun();
       const handles = [...s.attemptLinks, ...(s.current ? [s.current] : [])];
       await Promise.all(handles.map((handle) => dropLink(s, handle, error)));
     },

@@ -12,17 +12,12 @@
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { delay } from "../_async.ts";
-import {
-  type ConnectionState,
-  declared,
-  negotiateContext,
-  type Outgoing,
-  restoreLogLevel,
-  sendOn,
-} from "./_state.ts";
+import type { ConnectionState, Outgoing } from "./_state.ts";
+import { negotiateContext, restoreLogLevel, sendOn } from "./_steps.ts";
 import { cancelledError } from "../_errors.ts";
 import { retryDelay } from "./_retry.ts";
-import { type LinkHandle, type Negotiated, renewLegacySession } from "./negotiate.ts";
+import type { LinkHandle, Negotiated } from "./_link.ts";
+import { renewLegacySession } from "./negotiate.ts";
 
 /** The request path of one connection. */
 export interface Dispatcher {
@@ -146,8 +141,7 @@ export function createDispatcher(
    */
   const renewSession = (handle: LinkHandle, generation: number): Promise<void> => {
     if (handle !== s.current || generation !== s.sessionGeneration) return Promise.resolve();
-    if (s.renewal?.handle !== handle) s.renewal = { handle, done: renew(handle) };
-    return s.renewal.done;
+    return s.renewing(handle, () => renew(handle));
   };
 
   const renew = async (handle: LinkHandle): Promise<void> => {
@@ -162,7 +156,7 @@ export function createDispatcher(
         s.negotiated?.version ?? options.versions[0],
       );
     } catch (error) {
-      if (s.renewal?.handle === handle) s.renewal = undefined;
+      s.renewalEnded(handle);
       const current = handle === s.current;
       const failure = new McpError(
         `The server's session expired and a new one could not be started (${
@@ -175,12 +169,9 @@ export function createDispatcher(
       abandon(handle, failure);
       throw failure;
     }
-    if (s.renewal?.handle === handle) s.renewal = undefined;
+    s.renewalEnded(handle, outcome);
     if (handle !== s.current) return;
-    s.negotiated = outcome;
-    s.capabilities = declared(s, outcome.era, outcome.version);
     handle.link.setProtocol({ era: outcome.era, version: outcome.version });
-    s.sessionGeneration++;
     restoreLogLevel(s, handle, outcome);
     if (s.state === "ready") release(handle);
     s.events.ready?.({ era: outcome.era, renewed: true });

@@ -13,7 +13,7 @@ import { pickVersion } from "../../protocol/versions.ts";
 import { isFatal } from "./_fatal.ts";
 import { timeoutSignal } from "../../clock/timer.ts";
 import { isObject } from "../_json.ts";
-import type { LinkHandle, NegotiateContext, Negotiated } from "./negotiate.ts";
+import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
 
 /** What one `server/discover` probe came to. */
 export interface Probed {

@@ -1,24 +1,38 @@
 /**
- * Private: the state one connection's modules share (the state machine's variables, the
- * current link, the queue) and the steps more than one of them takes: dropping a link,
- * sending on a link within a request's timeout, restoring the log level, and the settings
- * negotiation runs with.
+ * Private: the one owner of a connection's state. The state machine's variables (where it
+ * is, the attempts, the last error, the current link, what was negotiated, the renewal in
+ * progress) are read by the connection, the connect loop and the dispatcher, and written
+ * only here, through the named transitions below; the others call them. The steps those
+ * modules share (dropping a link, sending within a request's timeout) are in `_steps.ts`.
  *
  * @module
  */
 
-import type { McpError } from "../../protocol/errors.ts";
-import type { JsonObject, JsonRpcId } from "../../protocol/jsonrpc.ts";
+import { McpError } from "../../protocol/errors.ts";
+import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { LogLevel } from "../../protocol/meta.ts";
 import type { Era } from "../../protocol/versions.ts";
-import { capabilitiesFor } from "./_envelope.ts";
-import { asMcpError } from "../_errors.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
+import type { ClientState, RequestOptions } from "../types.ts";
+import { capabilitiesFor } from "./_envelope.ts";
+import type { LinkHandle, Negotiated } from "./_link.ts";
 import { createWaitRoom, type WaitRoom } from "./_waiting.ts";
-import type { ConnectionEvents, ConnectionRequestOptions } from "./connection.ts";
-import { acceptResult } from "../handler/input.ts";
-import type { LinkHandle, NegotiateContext, Negotiated } from "./negotiate.ts";
-import type { ClientState } from "../types.ts";
+
+/** Request options the client's own methods add. */
+export interface ConnectionRequestOptions extends RequestOptions {
+  /** Attach a `progressToken` (default `true`). */
+  progress?: boolean;
+}
+
+/** What the connection tells the client about. */
+export interface ConnectionEvents {
+  /** A server notification (progress excluded). */
+  notification(notification: JsonRpcNotification): void;
+  /** The client closed (by `close()` or by giving up). */
+  closed(): void;
+  /** The connection became ready: on a new link, or on a renewed legacy session. */
+  ready?(info: { era: Era; renewed: boolean }): void;
+}
 
 /** Internal bookkeeping a request carries through the queue and its retries. */
 export interface Outgoing extends ConnectionRequestOptions {
@@ -30,7 +44,15 @@ export interface Outgoing extends ConnectionRequestOptions {
   renewed?: boolean;
 }
 
-/** The variables of one connection's state machine. */
+/** What `stream` waits to learn: the id its request goes out with. */
+export interface Capture {
+  /** The request's method. */
+  method: string;
+  /** Receives its id. */
+  onId(id: JsonRpcId): void;
+}
+
+/** One connection's state: read-only fields, written by its transitions alone. */
 export interface ConnectionState {
   /** The client's validated options. */
   readonly options: ResolvedOptions;
@@ -41,32 +63,68 @@ export interface ConnectionState {
   /** Links of connection attempts that are not current (yet). */
   readonly attemptLinks: Set<LinkHandle>;
   /** Where the state machine is. */
-  state: ClientState;
+  readonly state: ClientState;
   /** Failed connection attempts since the client was last ready. */
-  attempts: number;
+  readonly attempts: number;
   /** The last failure of the connection. */
-  lastError?: McpError;
+  readonly lastError?: McpError;
   /** What requests fail with while closed. */
-  closedError?: McpError;
+  readonly closedError?: McpError;
   /** The last handshake's outcome. */
-  negotiated?: Negotiated;
+  readonly negotiated?: Negotiated;
   /** The modern version the first modern handshake settled on: never downgrade from it. */
-  pinnedModern?: string;
+  readonly pinnedModern?: string;
   /** The ready link. */
-  current?: LinkHandle;
+  readonly current?: LinkHandle;
   /** The capabilities the client declared in the last handshake. */
-  capabilities: JsonObject;
+  readonly capabilities: JsonObject;
   /** The log level for modern `_meta` (and to restore on a legacy server). */
-  logLevel?: LogLevel;
+  readonly logLevel?: LogLevel;
   /** Aborts the connect loop that runs. */
-  run: AbortController;
+  readonly run: AbortController;
   /** A legacy session being renewed on `handle`: requests wait in the room meanwhile. */
-  renewal?: { handle: LinkHandle; done: Promise<void> };
+  readonly renewal?: { readonly handle: LinkHandle; readonly done: Promise<void> };
   /** Counts renewed legacy sessions. */
-  sessionGeneration: number;
+  readonly sessionGeneration: number;
   /** Set around `stream`'s synchronous send, to learn the request's id. */
-  capture?: { method: string; onId(id: JsonRpcId): void };
+  readonly capture?: Capture;
+
+  /** `handle` negotiated `outcome`: it is the current link, and the state is `ready`. */
+  becomeReady(handle: LinkHandle, outcome: Negotiated): void;
+  /** A connection attempt failed with `error`. */
+  attemptFailed(error: McpError): void;
+  /** Counts one more attempt; returns the count. */
+  countAttempt(): number;
+  /**
+   * `handle` failed with `error`. When it was the current link it is current no more and
+   * `true` comes back; otherwise nothing changes.
+   */
+  detach(handle: LinkHandle, error: McpError): boolean;
+  /** Forgets `handle` (an attempt's link or the current one) without an error. */
+  forget(handle: LinkHandle): void;
+  /** The link was lost: `reconnecting` until a new one is ready. */
+  lose(): void;
+  /** Closed for good: by `close()` (`reason` undefined) or after giving up with `error`. */
+  close(closedError: McpError, error?: McpError): void;
+  /** `reconnect()`: connecting again from a clean count. */
+  restart(): void;
+  /** Stops the connect loop that runs and returns a new run's controller. */
+  newRun(): AbortController;
+  /** Stops the connect loop and forgets any renewal. */
+  stopRun(): void;
+  /** A renewal of `handle`'s session is under way (or returns the one that is). */
+  renewing(handle: LinkHandle, renew: () => Promise<void>): Promise<void>;
+  /** The renewal of `handle` ended; with `outcome` when it succeeded on the current link. */
+  renewalEnded(handle: LinkHandle, outcome?: Negotiated): void;
+  /** The log level for `_meta`. */
+  setLogLevel(level: LogLevel): void;
+  /** Learn the id of the next `method` request sent (see `takeCapture`). */
+  captureNext(capture: Capture | undefined): void;
+  /** The capture waiting for a `method` request, taken off (one use). */
+  takeCapture(method: string): Capture | undefined;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * The state of a new connection: `connecting`, with nothing negotiated.
@@ -79,7 +137,7 @@ export function createConnectionState(
   options: ResolvedOptions,
   events: ConnectionEvents,
 ): ConnectionState {
-  const s: ConnectionState = {
+  const s: Mutable<ConnectionState> = {
     options,
     events,
     room: createWaitRoom<Outgoing>(() => s.lastError),
@@ -89,126 +147,93 @@ export function createConnectionState(
     capabilities: {},
     run: new AbortController(),
     sessionGeneration: 0,
+
+    becomeReady(handle, outcome) {
+      s.current = handle;
+      s.attemptLinks.delete(handle);
+      settled(outcome);
+      if (outcome.era === "modern") s.pinnedModern ??= outcome.version;
+      s.state = "ready";
+      s.attempts = 0;
+      s.lastError = undefined;
+    },
+    attemptFailed(error) {
+      s.lastError = error;
+    },
+    countAttempt: () => ++s.attempts,
+    detach(handle, error) {
+      s.attemptLinks.delete(handle);
+      if (handle !== s.current) return false;
+      s.current = undefined;
+      s.lastError = error;
+      return true;
+    },
+    forget(handle) {
+      s.attemptLinks.delete(handle);
+      if (s.current === handle) s.current = undefined;
+    },
+    lose() {
+      s.state = "reconnecting";
+    },
+    close(closedError, error) {
+      s.state = "closed";
+      s.closedError = closedError;
+      if (error !== undefined) s.lastError = error;
+    },
+    restart() {
+      s.state = s.negotiated ? "reconnecting" : "connecting";
+      s.attempts = 0;
+      s.lastError = undefined;
+      s.closedError = undefined;
+    },
+    newRun() {
+      s.run.abort();
+      return s.run = new AbortController();
+    },
+    stopRun() {
+      s.run.abort();
+      s.renewal = undefined;
+    },
+    renewing(handle, renew) {
+      if (s.renewal?.handle !== handle) s.renewal = { handle, done: renew() };
+      return s.renewal.done;
+    },
+    renewalEnded(handle, outcome) {
+      if (s.renewal?.handle === handle) s.renewal = undefined;
+      if (outcome === undefined || handle !== s.current) return;
+      settled(outcome);
+      s.sessionGeneration++;
+    },
+    setLogLevel(level) {
+      s.logLevel = level;
+    },
+    captureNext(capture) {
+      s.capture = capture;
+    },
+    takeCapture(method) {
+      const capture = s.capture;
+      if (capture === undefined || capture.method !== method) return undefined;
+      s.capture = undefined;
+      return capture;
+    },
+  };
+  const settled = (outcome: Negotiated) => {
+    s.negotiated = outcome;
+    s.capabilities = capabilitiesFor(options, outcome.era, outcome.version);
   };
   return s;
 }
 
 /**
- * `error` as an `McpError` (kind `transport`, reason `failed` when it is not one).
+ * The closed-for-good error after giving up connecting with `error`.
  *
- * @param error What a connection attempt failed with.
- * @returns The error.
+ * @param error The last failure.
+ * @returns The error requests fail with from then on.
  */
-export function connectionError(error: unknown): McpError {
-  return asMcpError(error, "The connection failed", "failed");
-}
-
-/**
- * The capabilities the client declares for an era and version.
- *
- * @param s The connection.
- * @param era The era.
- * @param version The version.
- * @returns The capabilities.
- */
-export function declared(s: ConnectionState, era: Era, version: string): JsonObject {
-  return capabilitiesFor(s.options, era, version);
-}
-
-/**
- * Forgets a link, fails its requests with `error` and closes it.
- *
- * @param s The connection.
- * @param handle The link.
- * @param error What its requests fail with.
- */
-export async function dropLink(
-  s: ConnectionState,
-  handle: LinkHandle,
-  error: McpError,
-): Promise<void> {
-  s.attemptLinks.delete(handle);
-  if (s.current === handle) s.current = undefined;
-  handle.session.failAll(error);
-  await handle.link.close().catch(() => {});
-}
-
-/**
- * Sends a request on `handle` with what is left of its timeouts, counted from `queuedAt`.
- *
- * @param s The connection.
- * @param handle The link.
- * @param method The method.
- * @param params The params, as the caller gave them.
- * @param opts The request options.
- * @param queuedAt When the request was made.
- * @returns Its final result (a modern result checked for its `resultType`).
- */
-export function sendOn(
-  s: ConnectionState,
-  handle: LinkHandle,
-  method: string,
-  params: JsonObject | undefined,
-  opts: ConnectionRequestOptions,
-  queuedAt: number,
-): Promise<JsonObject> {
-  const timeout = (opts.timeout ?? s.options.requestTimeout) - (Date.now() - queuedAt);
-  const maxTotalTimeout = opts.maxTotalTimeout === undefined
-    ? undefined
-    : opts.maxTotalTimeout - (Date.now() - queuedAt);
-  return handle.session.request(method, params, { ...opts, timeout, maxTotalTimeout }).then(
-    (result) => s.negotiated?.era === "modern" ? acceptResult(method, result) : result,
-  );
-}
-
-/**
- * Sends the log level the client set again, after a legacy handshake with a server that
- * takes it; a failure is only a warning.
- *
- * @param s The connection.
- * @param handle The new link (or the link of the new session).
- * @param outcome The handshake's outcome.
- */
-export function restoreLogLevel(
-  s: ConnectionState,
-  handle: LinkHandle,
-  outcome: Negotiated,
-): void {
-  if (outcome.era !== "legacy" || s.logLevel === undefined || !outcome.capabilities.logging) {
-    return;
-  }
-  sendOn(s, handle, "logging/setLevel", { level: s.logLevel }, { progress: false }, Date.now())
-    .catch((error) => s.options.warn(`Could not restore the log level: ${error}`));
-}
-
-/**
- * The settings negotiation runs with.
- *
- * @param s The connection.
- * @param handle The link to negotiate on.
- * @param reopen Opens a fresh link (for `reconnect_legacy`).
- * @param previousEra The era of the previous connection.
- * @returns The context.
- */
-export function negotiateContext(
-  s: ConnectionState,
-  handle: LinkHandle,
-  reopen: () => Promise<LinkHandle>,
-  previousEra: Era | undefined,
-): NegotiateContext {
-  const { options } = s;
-  return {
-    kind: options.transport.kind,
-    handle,
-    reopen,
-    protocol: options.protocol,
-    versions: options.versions,
-    pinnedModern: s.pinnedModern,
-    previousEra,
-    capabilities: (era, version) => declared(s, era, version),
-    clientInfo: options.clientInfo,
-    // An interactive login runs inside the probe's first request: let it take its time.
-    probeTimeout: Math.max(options.probeTimeout, options.transport.authTimeout ?? 0),
-    requestTimeout: options.requestTimeout,
-  };
+export function gaveUpError(error: McpError): McpError {
+  return new McpError(`The client is closed: it gave up connecting (${error.message})`, {
+    kind: "closed",
+    reason: "gave_up",
+    cause: error,
+  });
 }

@@ -8,21 +8,21 @@
  */
 
 import { McpError } from "../../protocol/errors.ts";
-import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
+import type { JsonObject, JsonRpcId } from "../../protocol/jsonrpc.ts";
 import type { LogLevel } from "../../protocol/meta.ts";
 import type { Era } from "../../protocol/versions.ts";
 import { type Connector, createConnector } from "./_connect_loop.ts";
-import { createConnectionState } from "./_state.ts";
+import {
+  type ConnectionEvents,
+  type ConnectionRequestOptions,
+  createConnectionState,
+} from "./_state.ts";
 import { createDispatcher, type Dispatcher } from "./_dispatch.ts";
 import { notReadyError } from "../_errors.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
-import type { ClientStatus, RequestOptions, ServerInfo } from "../types.ts";
+import type { ClientStatus, ServerInfo } from "../types.ts";
 
-/** Request options the client's own methods add. */
-export interface ConnectionRequestOptions extends RequestOptions {
-  /** Attach a `progressToken` (default `true`). */
-  progress?: boolean;
-}
+export type { ConnectionEvents, ConnectionRequestOptions } from "./_state.ts";
 
 /** Options of {@linkcode Connection.stream}. */
 export interface StreamOptions {
@@ -71,16 +71,6 @@ export interface Connection {
   close(): Promise<void>;
   /** Drops the link and connects again at once, with the attempt count reset. */
   reconnect(): Promise<void>;
-}
-
-/** What the connection tells the client about. */
-export interface ConnectionEvents {
-  /** A server notification (progress excluded). */
-  notification(notification: JsonRpcNotification): void;
-  /** The client closed (by `close()` or by giving up). */
-  closed(): void;
-  /** The connection became ready: on a new link, or on a renewed legacy session. */
-  ready?(info: { era: Era; renewed: boolean }): void;
 }
 
 /**
@@ -133,7 +123,7 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
       if (s.state !== "ready" || !current || s.renewal !== undefined) {
         return Promise.reject(notReadyError(s.state));
       }
-      s.capture = { method, onId: streamOptions.onId };
+      s.captureNext({ method, onId: streamOptions.onId });
       try {
         return current.session.request(method, params, {
           timeout: Infinity,
@@ -141,11 +131,11 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
           signal: streamOptions.signal,
         });
       } finally {
-        s.capture = undefined;
+        s.captureNext(undefined);
       }
     },
     setLogLevel(level) {
-      s.logLevel = level;
+      s.setLogLevel(level);
     },
     notify(method, params) {
       const current = s.current;
@@ -155,8 +145,7 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
     async close() {
       const error = new McpError("The client is closed", { kind: "closed", reason: "closed" });
       const wasClosed = s.state === "closed";
-      s.state = "closed";
-      s.closedError = error;
+      s.close(error);
       room.rejectAll(error);
       room.settle(error);
       await connector.dropAll(error);
@@ -167,10 +156,7 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
         kind: "transport",
         reason: "reconnecting",
       });
-      s.state = s.negotiated ? "reconnecting" : "connecting";
-      s.attempts = 0;
-      s.lastError = undefined;
-      s.closedError = undefined;
+      s.restart();
       const revived = room.wait();
       await connector.dropAll(error);
       connector.start(false);

@@ -20,7 +20,7 @@
  * @module
  */
 
-import type { ClientHandler, HandlerContext } from "../../protocol/capabilities.ts";
+import type { HandlerContext } from "../../protocol/capabilities.ts";
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { type InputRequest, parseInputRequired, retryParams } from "../../protocol/mrtr.ts";
@@ -32,20 +32,10 @@ import { put } from "../_json.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import { answerInput, inputKind, inputProblem, inputRequiredOf } from "../handler/input.ts";
-import type { Requester } from "./requests.ts";
+import type { InputContext, Requester } from "./_requester.ts";
 import type { ClientStatus } from "../types.ts";
 
-/** What the MRTR driver needs from the client. */
-export interface InputContext {
-  /** The client's handler. */
-  handler?: ClientHandler;
-  /** The most `input_required` results one call answers. */
-  maxRounds: number;
-  /** The modern protocol version in use. */
-  version(): string;
-  /** The capabilities every modern request declares. */
-  capabilities(): JsonObject;
-}
+export type { InputContext } from "./_requester.ts";
 
 /** A call's request options plus what its handler context carries. */
 export interface InputCallOptions extends ConnectionRequestOptions {

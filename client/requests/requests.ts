@@ -8,11 +8,10 @@
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../../protocol/meta.ts";
-import type { Era } from "../../protocol/versions.ts";
 import { checkCallOptions, checkOptions, invalid, nonEmpty, requestOptions } from "./_checks.ts";
 import { isObject, put } from "../_json.ts";
-import type { ConnectionRequestOptions } from "../connection/connection.ts";
-import { type InputContext, requestWithInput } from "./mrtr.ts";
+import { requestWithInput } from "./mrtr.ts";
+import type { Requester } from "./_requester.ts";
 import type {
   CallOptions,
   CompleteOptions,
@@ -26,31 +25,7 @@ import type {
 } from "../types.ts";
 
 export { checkCallOptions, checkOptions, invalid, requestOptions } from "./_checks.ts";
-
-/** Sends one request through the connection (queued until ready). */
-export type RequestFn = (
-  method: string,
-  params: JsonObject | undefined,
-  options?: ConnectionRequestOptions,
-) => Promise<JsonObject>;
-
-/** What the request helpers need from the connection. */
-export interface Requester {
-  /** Sends a request. */
-  request: RequestFn;
-  /** Waits until ready. */
-  ready(timeout?: number): Promise<void>;
-  /** The negotiated era, if any. */
-  era(): Era | undefined;
-  /** Remembers the log level for modern `_meta`. */
-  setLogLevel(level: LogLevel): void;
-  /** Diagnostics. */
-  warn(message: string): void;
-  /** How `input_required` results are answered (without it they fail the call). */
-  input?: InputContext;
-  /** Sends a notification on the ready link. */
-  notify?(method: string, params?: JsonObject): Promise<void>;
-}
+export type { InputContext, Requester, RequestFn } from "./_requester.ts";
 
 /** The options the MRTR driver takes, out of a call's options. */
 function inputOptions(options: CallOptions) {

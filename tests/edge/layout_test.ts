@@ -51,17 +51,6 @@ const NOT_SOURCE = new Set([
   "tests",
 ]);
 
-/**
- * Violations that exist today and are fixed by moving client/ into sub-folders. The test
- * asserts these are still exactly present, so the list must shrink as each is fixed; it is
- * to be empty after the move.
- */
-const KNOWN_VIOLATIONS: readonly string[] = [
-  "cycle among client/connection/_connect_loop.ts, client/connection/_state.ts, client/connection/_dispatch.ts, client/connection/connection.ts",
-  "cycle among client/connection/_handshake.ts, client/connection/negotiate.ts",
-  "cycle among client/requests/mrtr.ts, client/requests/requests.ts",
-];
-
 /** One import edge of the graph. */
 interface Edge {
   to: string;
@@ -72,7 +61,7 @@ interface Edge {
 /** A module graph: repository-relative path → the local modules it imports. */
 type Graph = Map<string, Edge[]>;
 
-/** One finding: `key` is stable (it is what KNOWN_VIOLATIONS lists), `detail` says more. */
+/** One finding: `key` names it (the files, the edge), `detail` says more. */
 interface Violation {
   key: string;
   detail: string;
@@ -91,14 +80,6 @@ function layerOf(path: string, layers: Record<string, readonly string[]>): strin
     if (path.startsWith(`${folder}/`) && folder.length > best.length) best = folder;
   }
   return best;
-}
-
-/** A finding's key with a cycle's files sorted, so a renamed file keeps the comparison. */
-function normalKey(key: string): string {
-  const prefix = "cycle among ";
-  return key.startsWith(prefix)
-    ? prefix + key.slice(prefix.length).split(", ").sort().join(", ")
-    : key;
 }
 
 function isPrivate(path: string): boolean {
@@ -354,15 +335,9 @@ const repoRoot = fileURLToPath(ROOT);
 const describe = (list: readonly Violation[]) =>
   list.map((v) => `  ${v.key}: ${v.detail}`).join("\n");
 
-test("layout: no import cycle, layering or runtime-global violation but the known ones", () => {
+test("layout: no import cycle, layering or runtime-global violation", () => {
   const found = violations(repoRoot);
-  const known = new Set(KNOWN_VIOLATIONS.map(normalKey));
-  const fresh = found.filter((v) => !known.has(normalKey(v.key)));
-  assertEquals(fresh, [], `new layout violations:\n${describe(fresh)}`);
-  const gone = KNOWN_VIOLATIONS.filter((key) =>
-    !found.some((v) => normalKey(v.key) === normalKey(key))
-  );
-  assertEquals(gone, [], "fixed: remove these from KNOWN_VIOLATIONS in tests/edge/layout_test.ts");
+  assertEquals(found, [], `layout violations:\n${describe(found)}`);
 });
 
 test("layout: the graph covers every source folder and has a row for each", () => {
@@ -440,5 +415,4 @@ test("layout: a sub-folder's row holds its files; client/ means the folder's own
   assertEquals(layering(graph, layers).map((v) => v.key), [
     "layering: client/requests/call.ts imports client/connection/link.ts",
   ]);
-  assertEquals(normalKey("cycle among b.ts, a.ts"), "cycle among a.ts, b.ts");
 });
