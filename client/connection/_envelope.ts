@@ -5,7 +5,6 @@
  * @module
  */
 
-import { clientCapabilities } from "../../protocol/capabilities.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import {
   buildMeta,
@@ -18,6 +17,7 @@ import {
   withMeta,
 } from "../../protocol/meta.ts";
 import type { Era } from "../../protocol/versions.ts";
+import { capabilitiesFor } from "../handler/capabilities.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 
 /** The negotiated protocol and what the client declares on it. */
@@ -30,24 +30,6 @@ export interface EnvelopeState {
   capabilities: JsonObject;
   /** The remembered log level, if any. */
   logLevel?: LogLevel;
-}
-
-/**
- * The capabilities the client declares for an era and version, from its handler.
- *
- * @param options The client's options.
- * @param era The era.
- * @param version The version.
- */
-export function capabilitiesFor(options: ResolvedOptions, era: Era, version: string): JsonObject {
-  return clientCapabilities(options.handler, {
-    era,
-    version,
-    samplingTools: options.samplingTools,
-    samplingContext: options.samplingContext,
-    rootsListChanged: options.rootsListChanged,
-    elicitationUrl: options.elicitationUrl,
-  });
 }
 
 /**

@@ -14,7 +14,7 @@ import type { LogLevel } from "../../protocol/meta.ts";
 import type { Era } from "../../protocol/versions.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 import type { ClientState, RequestOptions } from "../types.ts";
-import { capabilitiesFor } from "./_envelope.ts";
+import { capabilitiesFor } from "../handler/capabilities.ts";
 import type { LinkHandle, Negotiated } from "./_link.ts";
 import { createWaitRoom, type WaitRoom } from "./_waiting.ts";
 

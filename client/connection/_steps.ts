@@ -11,7 +11,7 @@ import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
 import { asMcpError } from "../_errors.ts";
 import { acceptResult } from "../handler/input.ts";
-import { capabilitiesFor } from "./_envelope.ts";
+import { capabilitiesFor } from "../handler/capabilities.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
 import type { ConnectionRequestOptions, ConnectionState } from "./_state.ts";
 

@@ -19,7 +19,7 @@ import type {
   JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
 import { type Era, era as eraOf } from "../../protocol/versions.ts";
-import { capabilitiesFor } from "../connection/_envelope.ts";
+import { capabilitiesFor } from "./capabilities.ts";
 import { isObject } from "../_json.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 import { answerInput, inputProblem } from "./input.ts";

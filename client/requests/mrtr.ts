@@ -26,7 +26,7 @@ import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { type InputRequest, parseInputRequired, retryParams } from "../../protocol/mrtr.ts";
 import { MODERN_VERSION } from "../../protocol/versions.ts";
 import { clearTimer, startTimer } from "../../clock/timer.ts";
-import { capabilitiesFor } from "../connection/_envelope.ts";
+import { capabilitiesFor } from "../handler/capabilities.ts";
 import { cancelledError } from "../_errors.ts";
 import { put } from "../_json.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";

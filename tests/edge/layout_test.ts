@@ -34,7 +34,29 @@ const LAYERS: Record<string, readonly string[]> = {
   oauth: ["protocol", "clock", "runtime"],
   transports: ["protocol", "clock", "runtime", "oauth"],
   // Not runtime/: http.ts (the edge entry) reaches the client, and runtime/ must stay out of it.
-  client: ["protocol", "clock", "oauth", "transports"],
+  client: [
+    "protocol",
+    "clock",
+    "oauth",
+    "transports",
+    "client/handler",
+    "client/connection",
+    "client/requests",
+    "client/changes",
+  ],
+  // Inside client/ the sub-folders form a line: the root's private base ← handler/ ←
+  // connection/ ← requests/ ← changes/ (and the public face at the root assembles them all).
+  "client/handler": ["protocol", "clock", "transports", "client"],
+  "client/connection": ["protocol", "clock", "oauth", "transports", "client", "client/handler"],
+  "client/requests": ["protocol", "clock", "client", "client/handler", "client/connection"],
+  "client/changes": [
+    "protocol",
+    "clock",
+    "client",
+    "client/handler",
+    "client/connection",
+    "client/requests",
+  ],
 };
 
 /** The only folder that may name the `Deno` or `Bun` globals. */
