@@ -21,9 +21,9 @@
  */
 
 import { connectHttp } from "./_http_clients.ts";
+import { type RunningServer, startServer } from "./_http_server.ts";
 import { installListenerCounter, snapshot } from "./_listeners.ts";
 import {
-  type Child,
   concurrent,
   emitResult,
   exit,
@@ -35,13 +35,11 @@ import {
   pick,
   printTable,
   ratio,
-  readLines,
   type Row,
   runtime,
   runtimeArgv,
   runWorker,
   scriptArgs,
-  spawn,
 } from "./_lib.ts";
 import {
   checkEcho,
@@ -111,52 +109,6 @@ async function worker(): Promise<void> {
     throw new Error(`unknown --case ${kase}`);
   }
   exit(0);
-}
-
-// ---- servers -------------------------------------------------------------------------------
-
-interface RunningServer {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** Starts a fresh server on 127.0.0.1 and waits for its port. */
-async function startServer(server: ServerName): Promise<RunningServer> {
-  let child: Child;
-  let announcements: ReadableStream<Uint8Array>;
-  if (server === "minimal") {
-    child = spawn(runtimeArgv(here("./_servers/http_server.mjs")), { stdout: "pipe" });
-    announcements = child.stdout;
-  } else {
-    child = spawn([
-      "node",
-      "--import",
-      here("../tests/interop/_loopback_preload.mjs"),
-      here("../node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
-      "streamableHttp",
-    ], { stdout: "ignore", stderr: "pipe", env: { PORT: "0" } });
-    announcements = child.stderr!;
-  }
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${server} server did not start`)), 30_000);
-    // Keep reading after the announcement so the server never blocks on a full pipe.
-    readLines(announcements, (line) => {
-      const match = /^LISTENING (\d+)/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    }).then(() => reject(new Error(`${server} server exited before listening`)), reject);
-  });
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    async stop() {
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
-      await child.exited;
-      clearTimeout(timer);
-    },
-  };
 }
 
 // ---- driver ------------------------------------------------------------------------------

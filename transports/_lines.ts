@@ -5,6 +5,8 @@
  * @module
  */
 
+import { release } from "./_bytes.ts";
+
 /** Callbacks and limits for {@linkcode lineSplitter}. */
 export interface LineSplitterOptions {
   /** The longest line kept, in bytes, without its `\n` (and `\r`). */
@@ -30,6 +32,10 @@ export interface LineSplitter {
 
 const LF = 0x0a;
 const CR = 0x0d;
+/** A held line's first buffer; one up to `LONG_LINE` is kept for the next line. */
+const FIRST_CARRY = 16 * 1024;
+/** A buffer past this length is freed as soon as its line is decoded. */
+const LONG_LINE = 64 * 1024;
 
 function isBlank(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
@@ -62,16 +68,47 @@ function isBlank(line: string): boolean {
 export function lineSplitter(options: LineSplitterOptions): LineSplitter {
   const { maxLineBytes, onLine, onOversized } = options;
   const decoder = new TextDecoder();
-  let parts: Uint8Array[] = [];
+  // The unfinished line's bytes, copied (a subarray would keep the runtime's read buffer
+  // alive, and a chunk may be reused by the reader): one buffer of our own that grows by
+  // doubling, so a long line is never held as parts plus a joined copy.
+  let carry: Uint8Array | undefined;
   let held = 0;
   let skipping = false; // the current line went over the limit
   let skipped = 0; // its length so far
+
+  /** Forgets the held bytes; a long line's buffer is freed at once, a short one kept. */
+  function drop(): void {
+    held = 0;
+    if (carry !== undefined && carry.length > LONG_LINE) {
+      release(carry);
+      carry = undefined;
+    }
+  }
+
+  /** Appends to the held bytes (within the limit's slack, which the callers check). */
+  function append(piece: Uint8Array): void {
+    const needed = held + piece.length;
+    if (carry === undefined || carry.length < needed) {
+      const grown = new Uint8Array(
+        Math.min(maxLineBytes + 1, Math.max(needed, 2 * (carry?.length ?? 0), FIRST_CARRY)),
+      );
+      if (carry !== undefined) {
+        grown.set(carry.subarray(0, held));
+        release(carry);
+      }
+      carry = grown;
+    }
+    carry.set(piece, held);
+    held = needed;
+  }
 
   function emit(bytes: Uint8Array): void {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === CR) end--;
     if (end === 0) return;
     const line = decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
+    // A long line's bytes go before the line is parsed.
+    if (bytes.buffer === carry?.buffer) drop();
     if (!isBlank(line)) onLine(line);
   }
 
@@ -85,20 +122,21 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
     }
     let line = tail;
     if (held > 0) {
-      line = new Uint8Array(held + tail.length);
-      let offset = 0;
-      for (const part of parts) {
-        line.set(part, offset);
-        offset += part.length;
-      }
-      line.set(tail, offset);
-      parts = [];
-      held = 0;
+      append(tail);
+      line = carry!.subarray(0, held);
     }
     // A trailing \r does not count toward the limit.
     const length = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
     if (length > maxLineBytes) onOversized(line.length);
     else emit(line);
+    held = 0;
+    if (line !== tail) drop();
+  }
+
+  function skip(bytes: number): void {
+    skipping = true;
+    skipped = bytes;
+    drop();
   }
 
   function hold(piece: Uint8Array): void {
@@ -107,16 +145,8 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
       return;
     }
     // One byte of slack for a \r that may precede the \n in the next chunk.
-    if (held + piece.length > maxLineBytes + 1) {
-      skipping = true;
-      skipped = held + piece.length;
-      parts = [];
-      held = 0;
-      return;
-    }
-    // Copy: a subarray would keep the runtime's whole read buffer alive.
-    parts.push(piece.slice());
-    held += piece.length;
+    if (held + piece.length > maxLineBytes + 1) skip(held + piece.length);
+    else append(piece);
   }
 
   return {
@@ -129,12 +159,7 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
           return;
         }
         const tail = chunk.subarray(start, newline);
-        if (!skipping && held + tail.length > maxLineBytes + 1) {
-          skipping = true;
-          skipped = held;
-          parts = [];
-          held = 0;
-        }
+        if (!skipping && held + tail.length > maxLineBytes + 1) skip(held);
         finishLine(tail);
         start = newline + 1;
       }

@@ -1,0 +1,123 @@
+/**
+ * Private: HTTP bodies read whole within a byte limit, as bytes or as text, and the UTF-8
+ * length of a text against a limit. A large body is decoded from a buffer of our own that is
+ * freed as soon as it is decoded (see `_bytes.ts`), so a body at the limit costs its text
+ * and the value parsed from it, not a third copy.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import { decodeOwned } from "./_bytes.ts";
+
+function tooLarge(limit: number): McpError {
+  return new McpError(`The server's response is larger than the limit of ${limit} bytes`, {
+    kind: "protocol",
+    reason: "response_too_large",
+    data: { limit },
+  });
+}
+
+/** The body length a response declares with `Content-Length`, or `NaN`. */
+function declaredLength(response: Response): number {
+  const length = response.headers.get("content-length");
+  return length === null ? NaN : Number(length);
+}
+
+const utf8Encoder = new TextEncoder();
+/** How much of a long text {@linkcode utf8Length} encodes at a time, in UTF-16 units. */
+const STEP = 16 * 1024;
+let scratch: Uint8Array | undefined;
+
+/**
+ * The UTF-8 length of `text` where it matters against `limit`: UTF-16 length ≤ UTF-8
+ * length ≤ 3 × UTF-16 length, so the text is only encoded when the bounds straddle `limit`
+ * (otherwise the UTF-16 length stands in, on the right side of the limit). A long text is
+ * encoded a slice at a time into one small scratch buffer, never as a second copy of itself.
+ */
+export function utf8Length(text: string, limit: number): number {
+  if (text.length > limit || text.length * 3 <= limit) return text.length;
+  if (text.length <= STEP) return utf8Encoder.encode(text).byteLength;
+  scratch ??= new Uint8Array(3 * STEP);
+  let bytes = 0;
+  for (let start = 0; start < text.length && bytes <= limit;) {
+    let end = Math.min(start + STEP, text.length);
+    // Never cut a surrogate pair: its halves would count as two replacement characters.
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    bytes += utf8Encoder.encodeInto(text.slice(start, end), scratch).written;
+    start = end;
+  }
+  return bytes;
+}
+
+/**
+ * Reads a whole body up to `limit` bytes; a larger body (by `Content-Length` or as it
+ * streams) is cancelled and gives `McpError` kind `protocol`, reason `response_too_large`.
+ */
+export async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
+  return (await gather(response, limit)).bytes;
+}
+
+/** A body's bytes, and whether they are a buffer of our own (not a chunk of the runtime's). */
+async function gather(
+  response: Response,
+  limit: number,
+): Promise<{ bytes: Uint8Array; owned: boolean }> {
+  const declared = declaredLength(response);
+  if (Number.isFinite(declared)) {
+    if (declared > limit) {
+      await response.body?.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    // Declared within the limit: read it in one go (without making a body stream). HTTP
+    // framing stops a body at its Content-Length; a body that lies anyway (an injected
+    // fetch) is still refused.
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+    return { bytes, owned: true };
+  }
+  if (response.body === null) return { bytes: new Uint8Array(0), owned: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return { bytes: chunks[0], owned: false };
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { bytes, owned: true };
+}
+
+const utf8 = new TextDecoder();
+
+/** Bodies from this size on are decoded from their bytes, which are freed at once. */
+const LARGE_BODY = 64 * 1024;
+
+/** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
+export async function readBoundedText(response: Response, limit: number): Promise<string> {
+  const declared = declaredLength(response);
+  if (Number.isFinite(declared) && declared <= limit && declared < LARGE_BODY) {
+    // Small and declared within the limit: the runtime decodes it in one go.
+    const text = await response.text();
+    if (utf8Length(text, limit) > limit) throw tooLarge(limit);
+    return text;
+  }
+  // Large, or of unknown length: from bytes (whose length is known exactly), freeing our own
+  // copy as soon as it is decoded, so that it is not alive beside the text and the parsed value.
+  const { bytes, owned } = await gather(response, limit);
+  return owned ? decodeOwned(bytes) : utf8.decode(bytes);
+}
+
