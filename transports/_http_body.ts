@@ -10,6 +10,9 @@
 import { McpError } from "../protocol/errors.ts";
 import { decodeOwned } from "./_bytes.ts";
 
+/** Bodies from this size on are read into a buffer of our own, freed once decoded. */
+const LARGE_BODY = 64 * 1024;
+
 function tooLarge(limit: number): McpError {
   return new McpError(`The server's response is larger than the limit of ${limit} bytes`, {
     kind: "protocol",
@@ -70,6 +73,11 @@ async function gather(
       await response.body?.cancel().catch(() => {});
       throw tooLarge(limit);
     }
+    // A large body into one buffer of its declared length, where the body is a byte stream.
+    if (declared >= LARGE_BODY && response.body !== null) {
+      const bytes = await readDeclared(response.body, declared, limit);
+      if (bytes !== undefined) return { bytes, owned: true };
+    }
     // Declared within the limit: read it in one go (without making a body stream). HTTP
     // framing stops a body at its Content-Length; a body that lies anyway (an injected
     // fetch) is still refused.
@@ -103,9 +111,6 @@ async function gather(
 
 const utf8 = new TextDecoder();
 
-/** Bodies from this size on are decoded from their bytes, which are freed at once. */
-const LARGE_BODY = 64 * 1024;
-
 /** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
 export async function readBoundedText(response: Response, limit: number): Promise<string> {
   const declared = declaredLength(response);
@@ -121,3 +126,51 @@ export async function readBoundedText(response: Response, limit: number): Promis
   return owned ? decodeOwned(bytes) : utf8.decode(bytes);
 }
 
+
+/**
+ * Reads a body of known length with a BYOB reader straight into one buffer of that length
+ * (no chunk is allocated per read, none is left for the collector); `undefined` when the
+ * body is not a byte stream. A body shorter than declared gives what came; a longer one is
+ * still bounded by `limit`.
+ */
+async function readDeclared(
+  body: ReadableStream<Uint8Array>,
+  declared: number,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = body.getReader({ mode: "byob" });
+  } catch {
+    return undefined;
+  }
+  let buffer = new ArrayBuffer(declared);
+  let offset = 0;
+  while (offset < declared) {
+    const { done, value } = await reader.read(new Uint8Array(buffer, offset, declared - offset));
+    if (value !== undefined) buffer = value.buffer as ArrayBuffer;
+    if (done || value === undefined) return new Uint8Array(buffer, 0, offset).slice();
+    offset += value.byteLength;
+  }
+  // Past its Content-Length only through an injected fetch: kept within the limit.
+  const parts = [new Uint8Array(buffer)];
+  let size = declared;
+  for (;;) {
+    const { done, value } = await reader.read(new Uint8Array(LARGE_BODY));
+    if (done || value === undefined) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    parts.push(value);
+  }
+  if (parts.length === 1) return parts[0];
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return bytes;
+}
