@@ -54,7 +54,10 @@ export async function resetPeak(): Promise<PeakWatch> {
     } else {
       const out = await aboutMe('echo 5 > "$P/clear_refs" && cat "$P/status"');
       if (Number.isFinite(fieldBytes(out, "VmHWM"))) {
-        return { how: "VmHWM", peak: async () => fieldBytes(await aboutMe('cat "$P/status"'), "VmHWM") };
+        return {
+          how: "VmHWM",
+          peak: async () => fieldBytes(await aboutMe('cat "$P/status"'), "VmHWM"),
+        };
       }
     }
   } catch {

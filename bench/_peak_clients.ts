@@ -59,7 +59,11 @@ export async function connectPeak(
     if (path === "stdio") {
       const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
       // Its buffer limit (10 MB by default) counts the newline too.
-      transport = new StdioClientTransport({ ...server, stderr: "ignore", maxBufferSize: limit + 1 });
+      transport = new StdioClientTransport({
+        ...server,
+        stderr: "ignore",
+        maxBufferSize: limit + 1,
+      });
     } else {
       const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
       transport = new StreamableHTTPClientTransport(new URL(url));
@@ -81,7 +85,11 @@ export async function connectPeak(
 // ---- raw floors ------------------------------------------------------------------------------
 
 const encoder = new TextEncoder();
-const INIT = { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "raw", version: "1" } };
+const INIT = {
+  protocolVersion: LEGACY,
+  capabilities: {},
+  clientInfo: { name: "raw", version: "1" },
+};
 
 async function rawStdio(command: string, args: string[]): Promise<PeakSession> {
   const child = spawn([command, ...args]);
@@ -111,9 +119,12 @@ async function rawStdio(command: string, args: string[]): Promise<PeakSession> {
     return reply as Promise<{ result: BigResult }>;
   };
   await request("initialize", INIT);
-  child.write(encoder.encode(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n"));
+  child.write(
+    encoder.encode(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n"),
+  );
   return {
-    big: async (bytes) => (await request("tools/call", { name: "big", arguments: { bytes } })).result,
+    big: async (bytes) =>
+      (await request("tools/call", { name: "big", arguments: { bytes } })).result,
     async close() {
       child.endInput();
       await child.exited;

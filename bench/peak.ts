@@ -122,7 +122,9 @@ async function driver(): Promise<void> {
 }
 
 function report(rows: Row[], paths: PeakPath[], runs: number, mib: string): void {
-  console.log(`\n== peak RSS above idle for one ${mib} MiB message, ${runtime} — medians of ${runs} run(s)`);
+  console.log(
+    `\n== peak RSS above idle for one ${mib} MiB message, ${runtime} — medians of ${runs} run(s)`,
+  );
   const m = (client: string, path: string, metric: string) =>
     median(pick(rows, { client, path }, metric));
   const table: string[][] = [];

@@ -31,6 +31,72 @@ export function release(bytes: Uint8Array): void {
   }
 }
 
+/** The bytes of an unfinished line or event, from {@linkcode byteCarry}. */
+export interface ByteCarry {
+  /** How many bytes are held. */
+  readonly length: number;
+  /** Appends a copy of `piece` (the caller keeps the total within the carry's maximum). */
+  append(piece: Uint8Array): void;
+  /** The held bytes: valid until the next `append` or `clear`. */
+  view(): Uint8Array;
+  /** Forgets the held bytes: a long buffer is freed at once, a short one kept for reuse. */
+  clear(): void;
+}
+
+/** A carry's first buffer; one up to `KEEP` bytes is kept for the next use. */
+const FIRST = 16 * 1024;
+const KEEP = 64 * 1024;
+
+/**
+ * Holds bytes across chunks in one buffer of our own that grows by doubling (each outgrown
+ * buffer freed at once), so a long line is never parts plus a joined copy of them.
+ *
+ * @param max The most bytes it will hold.
+ * @returns The carry.
+ *
+ * @example
+ * ```ts
+ * import { byteCarry } from "./_bytes.ts";
+ *
+ * const carry = byteCarry(1024);
+ * carry.append(new TextEncoder().encode("ab"));
+ * carry.append(new TextEncoder().encode("c"));
+ * if (new TextDecoder().decode(carry.view()) !== "abc") throw new Error("lost bytes");
+ * carry.clear();
+ * ```
+ */
+export function byteCarry(max: number): ByteCarry {
+  let buffer: Uint8Array | undefined;
+  let held = 0;
+  return {
+    get length() {
+      return held;
+    },
+    append(piece) {
+      const needed = held + piece.length;
+      if (buffer === undefined || buffer.length < needed) {
+        const size = Math.max(needed, Math.min(max, Math.max(2 * (buffer?.length ?? 0), FIRST)));
+        const grown = new Uint8Array(size);
+        if (buffer !== undefined) {
+          grown.set(buffer.subarray(0, held));
+          release(buffer);
+        }
+        buffer = grown;
+      }
+      buffer.set(piece, held);
+      held = needed;
+    },
+    view: () => buffer === undefined ? new Uint8Array(0) : buffer.subarray(0, held),
+    clear() {
+      held = 0;
+      if (buffer !== undefined && buffer.length > KEEP) {
+        release(buffer);
+        buffer = undefined;
+      }
+    },
+  };
+}
+
 const utf8 = new TextDecoder();
 
 /**

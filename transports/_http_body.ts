@@ -8,7 +8,10 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { readsBodiesIntoBuffers } from "../runtime/detect.ts";
 import { decodeOwned } from "./_bytes.ts";
+
+const BYOB_BODIES = readsBodiesIntoBuffers();
 
 /** Bodies from this size on are read into a buffer of our own, freed once decoded. */
 const LARGE_BODY = 64 * 1024;
@@ -74,7 +77,7 @@ async function gather(
       throw tooLarge(limit);
     }
     // A large body into one buffer of its declared length, where the body is a byte stream.
-    if (declared >= LARGE_BODY && response.body !== null) {
+    if (declared >= LARGE_BODY && BYOB_BODIES && response.body !== null) {
       const bytes = await readDeclared(response.body, declared, limit);
       if (bytes !== undefined) return { bytes, owned: true };
     }
@@ -114,8 +117,9 @@ const utf8 = new TextDecoder();
 /** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
 export async function readBoundedText(response: Response, limit: number): Promise<string> {
   const declared = declaredLength(response);
-  if (Number.isFinite(declared) && declared <= limit && declared < LARGE_BODY) {
-    // Small and declared within the limit: the runtime decodes it in one go.
+  if (Number.isFinite(declared) && declared <= limit && (declared < LARGE_BODY || !BYOB_BODIES)) {
+    // Declared within the limit, and small (or not a byte stream): the runtime decodes it
+    // in one go (and the length check encodes no copy of it).
     const text = await response.text();
     if (utf8Length(text, limit) > limit) throw tooLarge(limit);
     return text;
@@ -125,7 +129,6 @@ export async function readBoundedText(response: Response, limit: number): Promis
   const { bytes, owned } = await gather(response, limit);
   return owned ? decodeOwned(bytes) : utf8.decode(bytes);
 }
-
 
 /**
  * Reads a body of known length with a BYOB reader straight into one buffer of that length

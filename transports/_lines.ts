@@ -5,7 +5,7 @@
  * @module
  */
 
-import { release } from "./_bytes.ts";
+import { byteCarry } from "./_bytes.ts";
 
 /** Callbacks and limits for {@linkcode lineSplitter}. */
 export interface LineSplitterOptions {
@@ -32,10 +32,6 @@ export interface LineSplitter {
 
 const LF = 0x0a;
 const CR = 0x0d;
-/** A held line's first buffer; one up to `LONG_LINE` is kept for the next line. */
-const FIRST_CARRY = 16 * 1024;
-/** A buffer past this length is freed as soon as its line is decoded. */
-const LONG_LINE = 64 * 1024;
 
 function isBlank(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
@@ -69,46 +65,19 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
   const { maxLineBytes, onLine, onOversized } = options;
   const decoder = new TextDecoder();
   // The unfinished line's bytes, copied (a subarray would keep the runtime's read buffer
-  // alive, and a chunk may be reused by the reader): one buffer of our own that grows by
-  // doubling, so a long line is never held as parts plus a joined copy.
-  let carry: Uint8Array | undefined;
-  let held = 0;
+  // alive, and the reader may reuse a chunk's buffer for the next read).
+  const carry = byteCarry(maxLineBytes + 1);
   let skipping = false; // the current line went over the limit
   let skipped = 0; // its length so far
 
-  /** Forgets the held bytes; a long line's buffer is freed at once, a short one kept. */
-  function drop(): void {
-    held = 0;
-    if (carry !== undefined && carry.length > LONG_LINE) {
-      release(carry);
-      carry = undefined;
-    }
-  }
-
-  /** Appends to the held bytes (within the limit's slack, which the callers check). */
-  function append(piece: Uint8Array): void {
-    const needed = held + piece.length;
-    if (carry === undefined || carry.length < needed) {
-      const grown = new Uint8Array(
-        Math.min(maxLineBytes + 1, Math.max(needed, 2 * (carry?.length ?? 0), FIRST_CARRY)),
-      );
-      if (carry !== undefined) {
-        grown.set(carry.subarray(0, held));
-        release(carry);
-      }
-      carry = grown;
-    }
-    carry.set(piece, held);
-    held = needed;
-  }
-
-  function emit(bytes: Uint8Array): void {
+  function emit(bytes: Uint8Array, held: boolean): void {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === CR) end--;
-    if (end === 0) return;
-    const line = decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
+    const line = end === 0
+      ? ""
+      : decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
     // A long line's bytes go before the line is parsed.
-    if (bytes.buffer === carry?.buffer) drop();
+    if (held) carry.clear();
     if (!isBlank(line)) onLine(line);
   }
 
@@ -120,23 +89,23 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
       onOversized(total);
       return;
     }
+    const held = carry.length > 0;
     let line = tail;
-    if (held > 0) {
-      append(tail);
-      line = carry!.subarray(0, held);
+    if (held) {
+      carry.append(tail);
+      line = carry.view();
     }
     // A trailing \r does not count toward the limit.
     const length = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
     if (length > maxLineBytes) onOversized(line.length);
-    else emit(line);
-    held = 0;
-    if (line !== tail) drop();
+    else emit(line, held);
+    if (held) carry.clear();
   }
 
   function skip(bytes: number): void {
     skipping = true;
     skipped = bytes;
-    drop();
+    carry.clear();
   }
 
   function hold(piece: Uint8Array): void {
@@ -145,8 +114,8 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
       return;
     }
     // One byte of slack for a \r that may precede the \n in the next chunk.
-    if (held + piece.length > maxLineBytes + 1) skip(held + piece.length);
-    else append(piece);
+    if (carry.length + piece.length > maxLineBytes + 1) skip(carry.length + piece.length);
+    else carry.append(piece);
   }
 
   return {
@@ -159,16 +128,16 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
           return;
         }
         const tail = chunk.subarray(start, newline);
-        if (!skipping && held + tail.length > maxLineBytes + 1) skip(held);
+        if (!skipping && carry.length + tail.length > maxLineBytes + 1) skip(carry.length);
         finishLine(tail);
         start = newline + 1;
       }
     },
     end(): void {
-      if (skipping || held > 0) finishLine(new Uint8Array(0));
+      if (skipping || carry.length > 0) finishLine(new Uint8Array(0));
     },
     get bufferedBytes(): number {
-      return held;
+      return carry.length;
     },
   };
 }

@@ -15,7 +15,9 @@
 
 import type { EventSourceMessage, EventSourceParser, ParserConfig } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
+import { type ByteCarry, byteCarry } from "./_bytes.ts";
 import { utf8Length } from "./_http.ts";
+import { cancelReader, draining, watchDrain } from "./_sse_drain.ts";
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -29,8 +31,7 @@ export interface SseEvent {
   retry?: number;
 }
 
-/** How long, and how many bytes, the rest of a body left early is drained before cancelling. */
-const DRAIN_MS = 1_000;
+/** How many bytes of the rest of a body left early are drained before cancelling. */
 const DRAIN_BYTES = 64 * 1024;
 
 /** Idle parsers kept per event size limit. */
@@ -76,51 +77,11 @@ function returnParser(limit: number, parser: EventSourceParser): void {
   if (pool.length < POOL_SIZE) pool.push(parser);
 }
 
-function cancelReader(reader: ReadableStreamDefaultReader<Uint8Array>): void {
-  try {
-    reader.cancel().catch(() => {});
-  } catch {
-    // Refused outright (an edge runtime's body of another request): the drain's byte
-    // bound still ends it.
-  }
-}
-
 const STREAMING: TextDecodeOptions = { stream: true };
-
-/**
- * The bodies being drained, each with when its drain began, behind one shared timer: a
- * timer per drain would cost more than the drain (every POST answered with an event stream
- * is drained once its response is in). The timer cancels each drain still running
- * `DRAIN_MS` after it began, and re-arms only while drains remain. It is not cleared when
- * the last drain ends (the next one, usually a moment later, reuses it) and holds no process
- * open: a drain's own pending read does that.
- */
-const draining = new Map<ReadableStreamDefaultReader<Uint8Array>, number>();
-let sweeper: ReturnType<typeof setTimeout> | undefined;
-
-function sweep(): void {
-  sweeper = undefined;
-  const now = Date.now();
-  let next = Infinity;
-  for (const [reader, began] of draining) {
-    if (now - began >= DRAIN_MS) {
-      draining.delete(reader);
-      cancelReader(reader);
-    } else if (began + DRAIN_MS < next) next = began + DRAIN_MS;
-  }
-  if (next !== Infinity) arm(next - now);
-}
-
-function arm(ms: number): void {
-  sweeper = setTimeout(sweep, ms);
-  // Deno, Bun and Node timers can be unreferenced; edge runtimes end with the request.
-  (sweeper as { unref?: () => void }).unref?.();
-}
-
-function watchDrain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
-  draining.set(reader, Date.now());
-  if (sweeper === undefined) arm(DRAIN_MS);
-}
+const LF = 0x0a;
+const CR = 0x0d;
+/** Bytes held for an unfinished line beyond the event limit (a field name, `data: `). */
+const HOLD_SLACK = 64;
 
 /**
  * Reads the events of an SSE body, one {@linkcode SseReader.next} at a time. A reader must be
@@ -151,6 +112,8 @@ export class SseReader {
   // stream (and its promises) to every response.
   private readonly decoder = new TextDecoder();
   private parser: EventSourceParser | undefined;
+  /** The bytes of a line no chunk has finished yet (made on first need). */
+  private carry: ByteCarry | undefined;
   private readonly ready: SseEvent[] = [];
   private finished = false;
   private failed = false;
@@ -189,10 +152,11 @@ export class SseReader {
       }
       if (chunk.done) {
         this.finished = true;
+        this.flush();
         this.feed(this.decoder.decode());
         this.release();
       } else {
-        this.feed(this.decoder.decode(chunk.value, STREAMING));
+        this.feedBytes(chunk.value);
       }
       if (this.overflow) {
         this.failed = true;
@@ -240,6 +204,50 @@ export class SseReader {
     this.ready.push(event);
   }
 
+  /**
+   * Feeds the complete lines of a chunk to the parser and holds back the bytes of a line it
+   * does not finish (in a buffer of our own, freed once decoded): a large event's data is
+   * then decoded once, as a whole, instead of being held as decoded fragments plus their
+   * joined copy. A chunk that ends a line, the usual case, goes straight through.
+   */
+  private feedBytes(bytes: Uint8Array): void {
+    const end = bytes[bytes.length - 1];
+    if ((end === LF || end === CR) && !(this.carry?.length)) {
+      this.feed(this.decoder.decode(bytes, STREAMING));
+      return;
+    }
+    const cut = Math.max(bytes.lastIndexOf(LF), bytes.lastIndexOf(CR)) + 1;
+    if (cut > 0) {
+      if (this.carry?.length) {
+        this.hold(bytes.subarray(0, cut));
+        this.flush();
+      } else this.feed(this.decoder.decode(bytes.subarray(0, cut), STREAMING));
+    }
+    if (cut < bytes.length) this.hold(bytes.subarray(cut));
+  }
+
+  /** Holds bytes of an unfinished line; past the limit (and some slack) they go to the parser. */
+  private hold(piece: Uint8Array): void {
+    const carry = this.carry ??= byteCarry(this.limit + HOLD_SLACK);
+    if (carry.length + piece.length > this.limit + HOLD_SLACK) {
+      this.flush();
+      if (piece.length > this.limit) {
+        this.feed(this.decoder.decode(piece, STREAMING));
+        return;
+      }
+    }
+    carry.append(piece);
+  }
+
+  /** Decodes the held bytes for the parser and frees them. */
+  private flush(): void {
+    const carry = this.carry;
+    if (carry === undefined || carry.length === 0) return;
+    const text = this.decoder.decode(carry.view(), STREAMING);
+    carry.clear();
+    this.feed(text);
+  }
+
   private feed(text: string): void {
     if (text === "" || this.parser === undefined || this.overflow) return;
     feeding = this;
@@ -254,6 +262,7 @@ export class SseReader {
   }
 
   private release(): void {
+    this.carry?.clear();
     if (this.parser === undefined) return;
     returnParser(this.limit, this.parser);
     this.parser = undefined;

@@ -74,7 +74,11 @@ function serve(method, path, header, text) {
     return reply(code === -32601 ? 404 : code === -32022 || code === -32602 ? 400 : 200, response);
   }
   if (SSE) {
-    return { status: 200, headers: SSE_HEADERS, body: `event: message\ndata: ${JSON.stringify(response)}\n\n` };
+    return {
+      status: 200,
+      headers: SSE_HEADERS,
+      body: `event: message\ndata: ${JSON.stringify(response)}\n\n`,
+    };
   }
   return reply(200, response);
 }
