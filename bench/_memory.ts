@@ -74,6 +74,15 @@ export async function resetPeak(): Promise<PeakWatch> {
   };
 }
 
+/** The JavaScript heap in use, in bytes (after {@linkcode settle}: what stays reachable). */
+export function heapUsed(): number {
+  const g = globalThis as {
+    Deno?: { memoryUsage(): { heapUsed: number } };
+    process?: { memoryUsage(): { heapUsed: number } };
+  };
+  return (g.Deno ?? g.process!).memoryUsage().heapUsed;
+}
+
 /** Forces a few full collections with pauses between them, then reads the resident set. */
 export async function settle(): Promise<number> {
   for (let i = 0; i < 4; i++) {

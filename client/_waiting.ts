@@ -11,6 +11,7 @@
 
 import { McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { counted } from "../transports/_census.ts";
 import { cancelledError } from "./_errors.ts";
 import type { RequestOptions } from "./types.ts";
 
@@ -62,6 +63,7 @@ export function createWaitRoom<O extends RequestOptions>(
 ): WaitRoom<O> {
   const queue = new Set<Entry<O>>();
   const waiters = new Set<{ resolve(): void; reject(error: McpError): void }>();
+  counted("room.queued", () => queue.size + waiters.size);
 
   const notReady = (message: string) =>
     new McpError(message, { kind: "timeout", reason: "not_ready", cause: lastError() });

@@ -7,6 +7,7 @@
 import { McpError } from "../protocol/errors.ts";
 import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
+import { counted } from "./_census.ts";
 import { lineSplitter } from "./_lines.ts";
 import { type Pump, pumpStream } from "./_pump.ts";
 import { byteRing } from "./_ring.ts";
@@ -96,6 +97,7 @@ export function startLink(
   writer.closed.catch(() => {});
   const pendingWrites = new Set<(error: McpError) => void>();
   const batches: Batch[] = [];
+  counted("stdio.writes", () => pendingWrites.size + batches.length);
   let writing = false; // a write is in flight
   const readers: Pump[] = [];
   let status: ExitStatus | undefined;
