@@ -13,11 +13,13 @@
  * @module
  */
 
-import type { EventSourceMessage, EventSourceParser, ParserConfig } from "eventsource-parser";
+import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
+import { readsBodiesIntoBuffers } from "../runtime/detect.ts";
 import { type ByteCarry, byteCarry } from "./_bytes.ts";
 import { utf8Length } from "./_http.ts";
 import { cancelReader, draining, watchDrain } from "./_sse_drain.ts";
+import { feedParser, loadParser, parserLoaded, returnParser, takeParser } from "./_sse_parser.ts";
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -31,57 +33,17 @@ export interface SseEvent {
   retry?: number;
 }
 
-/** How many bytes of the rest of a body left early are drained before cancelling. */
-const DRAIN_BYTES = 64 * 1024;
-
-/** Idle parsers kept per event size limit. */
-const POOL_SIZE = 16;
-
-/** The reader whose chunk a parser is parsing (`feed` is synchronous). */
-let feeding: SseReader | undefined;
-
-const pools = new Map<number, EventSourceParser[]>();
-
-let createParser: ((config: ParserConfig) => EventSourceParser) | undefined;
-let loading: Promise<void> | undefined;
-
-/** Loads `eventsource-parser` (once); until then {@linkcode takeParser} cannot run. */
-function loadParser(): Promise<void> {
-  return loading ??= import("eventsource-parser").then((module) => {
-    createParser = module.createParser;
-  }, (error) => {
-    loading = undefined;
-    throw error;
-  });
-}
-
-function takeParser(limit: number): EventSourceParser {
-  const parser = pools.get(limit)?.pop();
-  if (parser !== undefined) return parser;
-  return createParser!({
-    maxBufferSize: limit,
-    onId: (id) => feeding!.onId(id),
-    onRetry: (ms) => feeding!.onRetry(ms),
-    onEvent: (message) => feeding!.onEvent(message),
-    onError: (error) => {
-      if (error.type === "max-buffer-size-exceeded") feeding!.overflow = true;
-      // Invalid `retry:` values and unknown fields are ignored, as browsers do.
-    },
-  });
-}
-
-function returnParser(limit: number, parser: EventSourceParser): void {
-  parser.reset();
-  let pool = pools.get(limit);
-  if (pool === undefined) pools.set(limit, pool = []);
-  if (pool.length < POOL_SIZE) pool.push(parser);
-}
-
 const STREAMING: TextDecodeOptions = { stream: true };
 const LF = 0x0a;
 const CR = 0x0d;
 /** Bytes held for an unfinished line beyond the event limit (a field name, `data: `). */
 const HOLD_SLACK = 64;
+/** Whether large events are read into one reused buffer, and its size. */
+const BYOB_BODIES = readsBodiesIntoBuffers();
+const BYOB_CHUNK = 64 * 1024;
+
+/** How many bytes of the rest of a body left early are drained before cancelling. */
+const DRAIN_BYTES = 64 * 1024;
 
 /**
  * Reads the events of an SSE body, one {@linkcode SseReader.next} at a time. A reader must be
@@ -107,7 +69,9 @@ export class SseReader {
   retry: number | undefined;
   /** An event (or a line being parsed) went over the limit. */
   overflow = false;
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader;
+  /** Set once reads go into one reused buffer (see {@linkcode SseReader.hold}). */
+  private buffer: ArrayBuffer | undefined;
   // A plain reader and a streaming decoder: a TextDecoderStream would add a transform
   // stream (and its promises) to every response.
   private readonly decoder = new TextDecoder();
@@ -123,14 +87,14 @@ export class SseReader {
    * @param limit The largest event accepted, in bytes of data (and characters buffered
    *   while parsing).
    */
-  constructor(body: ReadableStream<Uint8Array>, readonly limit: number) {
+  constructor(private readonly body: ReadableStream<Uint8Array>, readonly limit: number) {
     this.reader = body.getReader();
   }
 
   /** The next event; `undefined` once the body has ended. */
   async next(): Promise<SseEvent | undefined> {
     if (this.parser === undefined && !this.finished) {
-      if (createParser === undefined) {
+      if (!parserLoaded()) {
         try {
           await loadParser();
         } catch (error) {
@@ -145,7 +109,7 @@ export class SseReader {
       if (this.finished) return undefined;
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
-        chunk = await this.reader.read();
+        chunk = await this.read();
       } catch (error) {
         this.failed = true;
         throw error;
@@ -226,8 +190,14 @@ export class SseReader {
     if (cut < bytes.length) this.hold(bytes.subarray(cut));
   }
 
-  /** Holds bytes of an unfinished line; past the limit (and some slack) they go to the parser. */
+  /**
+   * Holds bytes of an unfinished line; past the limit (and some slack) they go to the parser.
+   * The first time, a body that is a byte stream (Deno's) switches to reading into one reused
+   * buffer: a line that spans chunks is likely a large event, whose every chunk would
+   * otherwise be left to the collector (the chunks are only ever copied or decoded).
+   */
   private hold(piece: Uint8Array): void {
+    if (this.carry === undefined && BYOB_BODIES) this.readIntoBuffer();
     const carry = this.carry ??= byteCarry(this.limit + HOLD_SLACK);
     if (carry.length + piece.length > this.limit + HOLD_SLACK) {
       this.flush();
@@ -237,6 +207,30 @@ export class SseReader {
       }
     }
     carry.append(piece);
+  }
+
+  /** The next chunk, from the reader as it is now. */
+  private read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    if (this.buffer === undefined) {
+      return (this.reader as ReadableStreamDefaultReader<Uint8Array>).read();
+    }
+    const view = new Uint8Array(this.buffer);
+    return (this.reader as ReadableStreamBYOBReader).read(view).then((result) => {
+      if (result.value !== undefined) this.buffer = result.value.buffer as ArrayBuffer;
+      return result as ReadableStreamReadResult<Uint8Array>;
+    });
+  }
+
+  /** Switches to a BYOB reader (between reads), or stays with chunks when it cannot. */
+  private readIntoBuffer(): void {
+    try {
+      this.reader.releaseLock();
+      this.reader = this.body.getReader({ mode: "byob" });
+      this.buffer = new ArrayBuffer(BYOB_CHUNK);
+    } catch {
+      // Not a byte stream: chunks as they come.
+      this.reader = this.body.getReader();
+    }
   }
 
   /** Decodes the held bytes for the parser and frees them. */
@@ -250,15 +244,7 @@ export class SseReader {
 
   private feed(text: string): void {
     if (text === "" || this.parser === undefined || this.overflow) return;
-    feeding = this;
-    try {
-      this.parser.feed(text);
-    } catch {
-      // A parser that overflowed refuses further input.
-      this.overflow = true;
-    } finally {
-      feeding = undefined;
-    }
+    feedParser(this.parser, this, text);
   }
 
   private release(): void {
@@ -279,7 +265,7 @@ export class SseReader {
     let left = DRAIN_BYTES;
     try {
       while (true) {
-        const { done, value } = await reader.read();
+        const { done, value } = await this.read();
         if (done) return;
         left -= value.byteLength;
         if (left < 0) return cancelReader(reader);

@@ -9,7 +9,7 @@
 const DRAIN_MS = 1_000;
 
 /** Cancels a body's reader without waiting (and without an unhandled rejection). */
-export function cancelReader(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+export function cancelReader(reader: ReadableStreamGenericReader): void {
   try {
     reader.cancel().catch(() => {});
   } catch {
@@ -26,7 +26,7 @@ export function cancelReader(reader: ReadableStreamDefaultReader<Uint8Array>): v
  * the last drain ends (the next one, usually a moment later, reuses it) and holds no process
  * open: a drain's own pending read does that.
  */
-export const draining = new Map<ReadableStreamDefaultReader<Uint8Array>, number>();
+export const draining = new Map<ReadableStreamGenericReader, number>();
 let sweeper: ReturnType<typeof setTimeout> | undefined;
 
 function sweep(): void {
@@ -48,7 +48,7 @@ function arm(ms: number): void {
   (sweeper as { unref?: () => void }).unref?.();
 }
 
-export function watchDrain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+export function watchDrain(reader: ReadableStreamGenericReader): void {
   draining.set(reader, Date.now());
   if (sweeper === undefined) arm(DRAIN_MS);
 }
