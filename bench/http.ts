@@ -47,13 +47,12 @@ import {
   LEAD_COLUMNS,
   leadCells,
   measureCalls,
-  measureTurns,
   printContext,
   printErrors,
   runMatrix,
-  runTurns,
   startDriver,
 } from "./_driver.ts";
+import { measureTurns, runTurns } from "./_turns.ts";
 import type { ClientName, Mode, ServerName } from "./_stdio_clients.ts";
 
 const CLIENTS: ClientName[] = ["raw", "ours", "official"];

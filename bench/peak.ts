@@ -44,8 +44,8 @@ const MiB = 2 ** 20;
 const flags = parseFlags(scriptArgs());
 const LABELS: Record<PeakPath, string> = {
   stdio: "stdio line (maxMessageBytes)",
-  json: "HTTP JSON body (maxResponseBytes)",
-  sse: "HTTP SSE event (maxEventBytes)",
+  json: "JSON body (maxResponseBytes)",
+  sse: "SSE event (maxEventBytes)",
 };
 
 if (flags.has("worker")) await worker();
@@ -83,6 +83,7 @@ async function worker(): Promise<void> {
 }
 
 async function driver(): Promise<void> {
+  flags.set("server", "minimal"); // the only server this bench uses
   const setup = await startDriver(
     flags,
     "bench/peak",
@@ -149,7 +150,7 @@ function report(rows: Row[], paths: PeakPath[], runs: number, mib: string): void
   console.log("\n  goals (median over runs):");
   for (const path of paths) {
     console.log(goalLine(
-      `peak above idle / message size: ours, ${LABELS[path]}`,
+      `peak above idle / size, ours: ${LABELS[path]}`,
       m("ours", path, "peakRatio"),
       (v) => v <= 2,
       "≤ 2×",
@@ -158,7 +159,10 @@ function report(rows: Row[], paths: PeakPath[], runs: number, mib: string): void
   console.log("  context:");
   for (const path of paths) {
     for (const client of ["raw", "official"]) {
-      printContext(`peak / message size: ${client}, ${LABELS[path]}`, m(client, path, "peakRatio"));
+      printContext(
+        `peak above idle / size, ${client}: ${LABELS[path]}`,
+        m(client, path, "peakRatio"),
+      );
     }
   }
 }

@@ -95,6 +95,7 @@ async function worker(): Promise<void> {
 }
 
 async function driver(): Promise<void> {
+  flags.set("server", "minimal"); // the only server this bench uses
   const setup = await startDriver(
     flags,
     "bench/soak",

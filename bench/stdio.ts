@@ -39,13 +39,12 @@ import {
   LEAD_COLUMNS,
   leadCells,
   measureCalls,
-  measureTurns,
   printContext,
   printErrors,
   runMatrix,
-  runTurns,
   startDriver,
 } from "./_driver.ts";
+import { measureTurns, runTurns } from "./_turns.ts";
 import {
   type ClientName,
   connectStdio,

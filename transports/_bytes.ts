@@ -1,6 +1,6 @@
 /**
- * Private: byte buffers the transports own, joined and decoded without keeping a second
- * copy alive. A buffer is freed as soon as its bytes have moved on (`ArrayBuffer.prototype
+ * Private: byte buffers the transports own, held across chunks and decoded without keeping
+ * a second copy alive. A buffer is freed as soon as its bytes have moved on (`ArrayBuffer.prototype
  * .transfer(0)` detaches it and returns its memory at once, where a dropped reference would
  * wait for a collection), so a message at the size limit costs its text and its parsed value,
  * not also its bytes. Only buffers nothing else can see go through here: never a chunk a
