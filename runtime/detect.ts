@@ -31,22 +31,3 @@ export function runtimeName(): RuntimeName {
   }
   return "other";
 }
-
-/**
- * Whether a large `fetch` body is best read with a BYOB reader into one buffer (Deno: its
- * bodies are byte streams, and reading them whole leaves every chunk to the collector),
- * rather than whole with `arrayBuffer()` (Bun: its bodies are not byte streams, and even
- * looking at a body's stream takes `arrayBuffer()` off its native path).
- *
- * @returns `true` under Deno.
- *
- * @example
- * ```ts
- * import { readsBodiesIntoBuffers } from "./detect.ts";
- *
- * if (typeof readsBodiesIntoBuffers() !== "boolean") throw new Error("unexpected");
- * ```
- */
-export function readsBodiesIntoBuffers(): boolean {
-  return runtimeName() === "deno";
-}

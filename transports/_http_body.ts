@@ -8,10 +8,16 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { readsBodiesIntoBuffers } from "../runtime/detect.ts";
 import { decodeOwned } from "./_bytes.ts";
 
-const BYOB_BODIES = readsBodiesIntoBuffers();
+/**
+ * Whether a large body of known length is read with a BYOB reader into one buffer of its
+ * length (Deno's `fetch` bodies are byte streams: read whole, every chunk would be left to
+ * the collector). Learned from the first large body: where bodies are not byte streams
+ * (Bun), merely reaching for a body's stream takes `text()` off its native path, so later
+ * bodies are read whole at once.
+ */
+let byobBodies: boolean | undefined;
 
 /** Bodies from this size on are read into a buffer of our own, freed once decoded. */
 const LARGE_BODY = 64 * 1024;
@@ -77,8 +83,9 @@ async function gather(
       throw tooLarge(limit);
     }
     // A large body into one buffer of its declared length, where the body is a byte stream.
-    if (declared >= LARGE_BODY && BYOB_BODIES && response.body !== null) {
+    if (declared >= LARGE_BODY && byobBodies !== false && response.body !== null) {
       const bytes = await readDeclared(response.body, declared, limit);
+      byobBodies = bytes !== undefined;
       if (bytes !== undefined) return { bytes, owned: true };
     }
     // Declared within the limit: read it in one go (without making a body stream). HTTP
@@ -117,7 +124,10 @@ const utf8 = new TextDecoder();
 /** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
 export async function readBoundedText(response: Response, limit: number): Promise<string> {
   const declared = declaredLength(response);
-  if (Number.isFinite(declared) && declared <= limit && (declared < LARGE_BODY || !BYOB_BODIES)) {
+  if (
+    Number.isFinite(declared) && declared <= limit &&
+    (declared < LARGE_BODY || byobBodies === false)
+  ) {
     // Declared within the limit, and small (or not a byte stream): the runtime decodes it
     // in one go (and the length check encodes no copy of it).
     const text = await response.text();

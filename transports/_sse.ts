@@ -15,7 +15,6 @@
 
 import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
-import { readsBodiesIntoBuffers } from "../runtime/detect.ts";
 import { type ByteCarry, byteCarry } from "./_bytes.ts";
 import { utf8Length } from "./_http.ts";
 import { cancelReader, draining, watchDrain } from "./_sse_drain.ts";
@@ -38,8 +37,7 @@ const LF = 0x0a;
 const CR = 0x0d;
 /** Bytes held for an unfinished line beyond the event limit (a field name, `data: `). */
 const HOLD_SLACK = 64;
-/** Whether large events are read into one reused buffer, and its size. */
-const BYOB_BODIES = readsBodiesIntoBuffers();
+/** The buffer a stream of large events is read into. */
 const BYOB_CHUNK = 64 * 1024;
 
 /** How many bytes of the rest of a body left early are drained before cancelling. */
@@ -192,12 +190,12 @@ export class SseReader {
 
   /**
    * Holds bytes of an unfinished line; past the limit (and some slack) they go to the parser.
-   * The first time, a body that is a byte stream (Deno's) switches to reading into one reused
-   * buffer: a line that spans chunks is likely a large event, whose every chunk would
+   * The first time, a body that is a byte stream (Deno's, not Bun's) switches to reading into
+   * one reused buffer: a line that spans chunks is likely a large event, whose every chunk would
    * otherwise be left to the collector (the chunks are only ever copied or decoded).
    */
   private hold(piece: Uint8Array): void {
-    if (this.carry === undefined && BYOB_BODIES) this.readIntoBuffer();
+    if (this.carry === undefined) this.readIntoBuffer();
     const carry = this.carry ??= byteCarry(this.limit + HOLD_SLACK);
     if (carry.length + piece.length > this.limit + HOLD_SLACK) {
       this.flush();
