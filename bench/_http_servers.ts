@@ -20,11 +20,17 @@ export interface RunningServer {
 }
 
 /** Starts a fresh server on 127.0.0.1 and waits for its port. */
-export async function startServer(server: ServerName): Promise<RunningServer> {
+export async function startServer(
+  server: ServerName,
+  options: { sse?: boolean } = {},
+): Promise<RunningServer> {
   let child: Child;
   let announcements: ReadableStream<Uint8Array>;
   if (server === "minimal") {
-    child = spawn(runtimeArgv(here("./_servers/http_server.mjs")), { stdout: "pipe" });
+    child = spawn(runtimeArgv(here("./_servers/http_server.mjs")), {
+      stdout: "pipe",
+      env: options.sse ? { BENCH_SSE: "1" } : {},
+    });
     announcements = child.stdout;
   } else {
     child = spawn([

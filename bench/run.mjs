@@ -1,5 +1,6 @@
-// The benchmark driver: `node bench/run.mjs [stdio|http] [--runtime deno|bun] [--runs 3]`
-// (`npm run bench -- …`). Without a bench name it runs both; without --runtime, both
+// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak] [--runtime deno|bun]
+// [--runs 3]` (`npm run bench -- …`; `npm run bench:peak` and `npm run soak` name theirs).
+// Without a bench name it runs stdio and http; without --runtime, both
 // runtimes. Each bench runs every case --runs times (one process per client and case) and
 // prints medians and the ratios against the goals. Other flags go to the benches as they
 // are: --server minimal|everything, --mode auto|legacy, --quick, --seq N, --par N,
@@ -29,14 +30,14 @@ let runs = "3";
 const passThrough = [];
 for (let i = 0; i < argv.length; i++) {
   const arg = argv[i];
-  if (arg === "stdio" || arg === "http") benches.push(arg);
+  if (arg === "stdio" || arg === "http" || arg === "peak" || arg === "soak") benches.push(arg);
   else if (arg === "--runtime") runtimes.push(...argv[++i].split(","));
   else if (arg.startsWith("--runtime=")) runtimes.push(...arg.slice(10).split(","));
   else if (arg === "--runs") runs = argv[++i];
   else if (arg.startsWith("--runs=")) runs = arg.slice(7);
   else if (arg === "-h" || arg === "--help") {
     console.log(
-      "usage: node bench/run.mjs [stdio|http] [--runtime deno|bun] [--runs 3] " +
+      "usage: node bench/run.mjs [stdio|http|peak|soak] [--runtime deno|bun] [--runs 3] " +
         "[--server minimal|everything] [--mode auto|legacy] [--quick] [--json]",
     );
     process.exit(0);

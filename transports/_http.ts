@@ -1,6 +1,6 @@
 /**
  * Private HTTP mechanics for the Streamable HTTP transport: fetch with same-origin
- * redirects, bounded bodies, `Retry-After`, the status → `McpError` mapping, and abort
+ * redirects, bounded bodies (in `_http_body.ts`, re-exported), `Retry-After`, the status → `McpError` mapping, and abort
  * plumbing. Nothing here puts a token or a full header in an error.
  *
  * @module
@@ -12,6 +12,7 @@ import { startTimer } from "../clock/timer.ts";
 import type { FetchLike } from "../protocol/fetch_like.ts";
 
 export type { FetchLike } from "../protocol/fetch_like.ts";
+export { readBounded, readBoundedText, utf8Length } from "./_http_body.ts";
 
 /** What {@linkcode fetchSameOrigin} needs. */
 export interface FetchPlan {
@@ -118,88 +119,6 @@ export function abortError(signal: AbortSignal): McpError {
     reason: "aborted",
     cause: reason,
   });
-}
-
-function tooLarge(limit: number): McpError {
-  return new McpError(`The server's response is larger than the limit of ${limit} bytes`, {
-    kind: "protocol",
-    reason: "response_too_large",
-    data: { limit },
-  });
-}
-
-/** The body length a response declares with `Content-Length`, or `NaN`. */
-function declaredLength(response: Response): number {
-  const length = response.headers.get("content-length");
-  return length === null ? NaN : Number(length);
-}
-
-const utf8Encoder = new TextEncoder();
-
-/**
- * The UTF-8 length of `text` where it matters against `limit`: UTF-16 length ≤ UTF-8
- * length ≤ 3 × UTF-16 length, so the text is only encoded when the bounds straddle `limit`
- * (otherwise the UTF-16 length stands in, on the right side of the limit).
- */
-export function utf8Length(text: string, limit: number): number {
-  if (text.length > limit || text.length * 3 <= limit) return text.length;
-  return utf8Encoder.encode(text).byteLength;
-}
-
-/**
- * Reads a whole body up to `limit` bytes; a larger body (by `Content-Length` or as it
- * streams) is cancelled and gives `McpError` kind `protocol`, reason `response_too_large`.
- */
-export async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
-  const declared = declaredLength(response);
-  if (Number.isFinite(declared)) {
-    if (declared > limit) {
-      await response.body?.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    // Declared within the limit: read it in one go (without making a body stream). HTTP
-    // framing stops a body at its Content-Length; a body that lies anyway (an injected
-    // fetch) is still refused.
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.byteLength > limit) throw tooLarge(limit);
-    return bytes;
-  }
-  if (response.body === null) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
-const utf8 = new TextDecoder();
-
-/** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
-export async function readBoundedText(response: Response, limit: number): Promise<string> {
-  const declared = declaredLength(response);
-  if (Number.isFinite(declared) && declared <= limit) {
-    // Declared within the limit: the runtime decodes it in one go.
-    const text = await response.text();
-    if (utf8Length(text, limit) > limit) throw tooLarge(limit);
-    return text;
-  }
-  return utf8.decode(await readBounded(response, limit));
 }
 
 /**

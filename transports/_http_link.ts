@@ -28,6 +28,7 @@ import {
   statusError,
 } from "./_http.ts";
 import { authError } from "./_http_auth.ts";
+import { counted } from "./census.ts";
 import {
   deleteSession,
   isInitialize,
@@ -262,6 +263,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
 
   /** The controllers of requests in flight that brought their own; aborted on close. */
   const owned = new Set<AbortController>();
+  counted("http.controllers", () => owned.size);
 
   /**
    * Runs `work` with a signal that aborts with the caller's or the link's; once either

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { byteCarry } from "./_bytes.ts";
+
 /** Callbacks and limits for {@linkcode lineSplitter}. */
 export interface LineSplitterOptions {
   /** The longest line kept, in bytes, without its `\n` (and `\r`). */
@@ -62,16 +64,20 @@ function isBlank(line: string): boolean {
 export function lineSplitter(options: LineSplitterOptions): LineSplitter {
   const { maxLineBytes, onLine, onOversized } = options;
   const decoder = new TextDecoder();
-  let parts: Uint8Array[] = [];
-  let held = 0;
+  // The unfinished line's bytes, copied (a subarray would keep the runtime's read buffer
+  // alive, and the reader may reuse a chunk's buffer for the next read).
+  const carry = byteCarry(maxLineBytes + 1);
   let skipping = false; // the current line went over the limit
   let skipped = 0; // its length so far
 
-  function emit(bytes: Uint8Array): void {
+  function emit(bytes: Uint8Array, held: boolean): void {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === CR) end--;
-    if (end === 0) return;
-    const line = decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
+    const line = end === 0
+      ? ""
+      : decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
+    // A long line's bytes go before the line is parsed.
+    if (held) carry.clear();
     if (!isBlank(line)) onLine(line);
   }
 
@@ -83,22 +89,23 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
       onOversized(total);
       return;
     }
+    const held = carry.length > 0;
     let line = tail;
-    if (held > 0) {
-      line = new Uint8Array(held + tail.length);
-      let offset = 0;
-      for (const part of parts) {
-        line.set(part, offset);
-        offset += part.length;
-      }
-      line.set(tail, offset);
-      parts = [];
-      held = 0;
+    if (held) {
+      carry.append(tail);
+      line = carry.view();
     }
     // A trailing \r does not count toward the limit.
     const length = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
     if (length > maxLineBytes) onOversized(line.length);
-    else emit(line);
+    else emit(line, held);
+    if (held) carry.clear();
+  }
+
+  function skip(bytes: number): void {
+    skipping = true;
+    skipped = bytes;
+    carry.clear();
   }
 
   function hold(piece: Uint8Array): void {
@@ -107,16 +114,8 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
       return;
     }
     // One byte of slack for a \r that may precede the \n in the next chunk.
-    if (held + piece.length > maxLineBytes + 1) {
-      skipping = true;
-      skipped = held + piece.length;
-      parts = [];
-      held = 0;
-      return;
-    }
-    // Copy: a subarray would keep the runtime's whole read buffer alive.
-    parts.push(piece.slice());
-    held += piece.length;
+    if (carry.length + piece.length > maxLineBytes + 1) skip(carry.length + piece.length);
+    else carry.append(piece);
   }
 
   return {
@@ -129,21 +128,16 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
           return;
         }
         const tail = chunk.subarray(start, newline);
-        if (!skipping && held + tail.length > maxLineBytes + 1) {
-          skipping = true;
-          skipped = held;
-          parts = [];
-          held = 0;
-        }
+        if (!skipping && carry.length + tail.length > maxLineBytes + 1) skip(carry.length);
         finishLine(tail);
         start = newline + 1;
       }
     },
     end(): void {
-      if (skipping || held > 0) finishLine(new Uint8Array(0));
+      if (skipping || carry.length > 0) finishLine(new Uint8Array(0));
     },
     get bufferedBytes(): number {
-      return held;
+      return carry.length;
     },
   };
 }

@@ -13,11 +13,12 @@
  * @module
  */
 
-import type { EventSourceMessage, EventSourceParser, ParserConfig } from "eventsource-parser";
+import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
-import { dependencyMissing } from "../protocol/dependency_error.ts";
+import { type ByteCarry, byteCarry } from "./_bytes.ts";
 import { utf8Length } from "./_http.ts";
-import { startTimer, type Timer } from "../clock/timer.ts";
+import { cancelReader, draining, watchDrain } from "./_sse_drain.ts";
+import { feedParser, loadParser, parserLoaded, returnParser, takeParser } from "./_sse_parser.ts";
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -31,105 +32,16 @@ export interface SseEvent {
   retry?: number;
 }
 
-/** How long, and how many bytes, the rest of a body left early is drained before cancelling. */
-const DRAIN_MS = 1_000;
-const DRAIN_BYTES = 64 * 1024;
-
-/** Idle parsers kept per event size limit. */
-const POOL_SIZE = 16;
-
-/** The reader whose chunk a parser is parsing (`feed` is synchronous). */
-let feeding: SseReader | undefined;
-
-const pools = new Map<number, EventSourceParser[]>();
-
-let createParser: ((config: ParserConfig) => EventSourceParser) | undefined;
-let loading: Promise<void> | undefined;
-
-/**
- * Loads `eventsource-parser` (once); until then {@linkcode takeParser} cannot run. A failed
- * load is kind `transport`, reason `dependency_missing` (no retry can fix it).
- */
-function loadParser(): Promise<void> {
-  return loading ??= import("eventsource-parser").then((module) => {
-    createParser = module.createParser;
-  }, (error) => {
-    loading = undefined;
-    throw dependencyMissing(
-      'the "eventsource-parser" package',
-      "read the server's event stream",
-      error,
-    );
-  });
-}
-
-function takeParser(limit: number): EventSourceParser {
-  const parser = pools.get(limit)?.pop();
-  if (parser !== undefined) return parser;
-  return createParser!({
-    maxBufferSize: limit,
-    onId: (id) => feeding!.onId(id),
-    onRetry: (ms) => feeding!.onRetry(ms),
-    onEvent: (message) => feeding!.onEvent(message),
-    onError: (error) => {
-      if (error.type === "max-buffer-size-exceeded") feeding!.overflow = true;
-      // Invalid `retry:` values and unknown fields are ignored, as browsers do.
-    },
-  });
-}
-
-function returnParser(limit: number, parser: EventSourceParser): void {
-  parser.reset();
-  let pool = pools.get(limit);
-  if (pool === undefined) pools.set(limit, pool = []);
-  if (pool.length < POOL_SIZE) pool.push(parser);
-}
-
-function cancelReader(reader: ReadableStreamDefaultReader<Uint8Array>): void {
-  try {
-    reader.cancel().catch(() => {});
-  } catch {
-    // Refused outright (an edge runtime's body of another request): the drain's byte
-    // bound still ends it.
-  }
-}
-
 const STREAMING: TextDecodeOptions = { stream: true };
+const LF = 0x0a;
+const CR = 0x0d;
+/** Bytes held for an unfinished line beyond the event limit (a field name, `data: `). */
+const HOLD_SLACK = 64;
+/** The buffer a stream of large events is read into. */
+const BYOB_CHUNK = 64 * 1024;
 
-/**
- * The bodies being drained, each with when its drain began, behind one shared timer: a
- * timer per drain would cost more than the drain (every POST answered with an event stream
- * is drained once its response is in). The timer cancels each drain still running
- * `DRAIN_MS` after it began, and re-arms only while drains remain. It is not cleared when
- * the last drain ends (the next one, usually a moment later, reuses it) and holds no process
- * open: a drain's own pending read does that.
- */
-const draining = new Map<ReadableStreamDefaultReader<Uint8Array>, number>();
-let sweeper: Timer | undefined;
-
-function sweep(): void {
-  sweeper = undefined;
-  const now = Date.now();
-  let next = Infinity;
-  for (const [reader, began] of draining) {
-    if (now - began >= DRAIN_MS) {
-      draining.delete(reader);
-      cancelReader(reader);
-    } else if (began + DRAIN_MS < next) next = began + DRAIN_MS;
-  }
-  if (next !== Infinity) arm(next - now);
-}
-
-function arm(ms: number): void {
-  sweeper = startTimer(sweep, ms);
-  // Deno, Bun and Node timers can be unreferenced; edge runtimes end with the request.
-  sweeper.unref();
-}
-
-function watchDrain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
-  draining.set(reader, Date.now());
-  if (sweeper === undefined) arm(DRAIN_MS);
-}
+/** How many bytes of the rest of a body left early are drained before cancelling. */
+const DRAIN_BYTES = 64 * 1024;
 
 /**
  * Reads the events of an SSE body, one {@linkcode SseReader.next} at a time. A reader must be
@@ -158,13 +70,17 @@ export class SseReader {
   retry: number | undefined;
   /** An event (or a line being parsed) went over the limit. */
   overflow = false;
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader;
+  /** Set once reads go into one reused buffer (see {@linkcode SseReader.hold}). */
+  private buffer: ArrayBuffer | undefined;
   // A plain reader and a streaming decoder: a TextDecoderStream would add a transform
   // stream (and its promises) to every response.
   // `ignoreBOM`: Deno's streaming decoder drops a U+FEFF at the start of every chunk, not
   // only of the stream (corrupting data split there); the parser drops the leading one.
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private parser: EventSourceParser | undefined;
+  /** The bytes of a line no chunk has finished yet (made on first need). */
+  private carry: ByteCarry | undefined;
   private readonly ready: SseEvent[] = [];
   private finished = false;
   private failed = false;
@@ -174,14 +90,14 @@ export class SseReader {
    * @param limit The largest event accepted, in bytes of data (and characters buffered
    *   while parsing).
    */
-  constructor(body: ReadableStream<Uint8Array>, readonly limit: number) {
+  constructor(private readonly body: ReadableStream<Uint8Array>, readonly limit: number) {
     this.reader = body.getReader();
   }
 
   /** The next event; `undefined` once the body has ended. */
   async next(): Promise<SseEvent | undefined> {
     if (this.parser === undefined && !this.finished) {
-      if (createParser === undefined) {
+      if (!parserLoaded()) {
         try {
           await loadParser();
         } catch (error) {
@@ -196,17 +112,18 @@ export class SseReader {
       if (this.finished) return undefined;
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
-        chunk = await this.reader.read();
+        chunk = await this.read();
       } catch (error) {
         this.failed = true;
         throw error;
       }
       if (chunk.done) {
         this.finished = true;
+        this.flush();
         this.feed(this.decoder.decode());
         this.release();
       } else {
-        this.feed(this.decoder.decode(chunk.value, STREAMING));
+        this.feedBytes(chunk.value);
       }
       if (this.overflow) {
         this.failed = true;
@@ -254,20 +171,87 @@ export class SseReader {
     this.ready.push(event);
   }
 
-  private feed(text: string): void {
-    if (text === "" || this.parser === undefined || this.overflow) return;
-    feeding = this;
+  /**
+   * Feeds the complete lines of a chunk to the parser and holds back the bytes of a line it
+   * does not finish (in a buffer of our own, freed once decoded): a large event's data is
+   * then decoded once, as a whole, instead of being held as decoded fragments plus their
+   * joined copy. A chunk that ends a line, the usual case, goes straight through.
+   */
+  private feedBytes(bytes: Uint8Array): void {
+    const end = bytes[bytes.length - 1];
+    if ((end === LF || end === CR) && !(this.carry?.length)) {
+      this.feed(this.decoder.decode(bytes, STREAMING));
+      return;
+    }
+    const cut = Math.max(bytes.lastIndexOf(LF), bytes.lastIndexOf(CR)) + 1;
+    if (cut > 0) {
+      if (this.carry?.length) {
+        this.hold(bytes.subarray(0, cut));
+        this.flush();
+      } else this.feed(this.decoder.decode(bytes.subarray(0, cut), STREAMING));
+    }
+    if (cut < bytes.length) this.hold(bytes.subarray(cut));
+  }
+
+  /**
+   * Holds bytes of an unfinished line; past the limit (and some slack) they go to the parser.
+   * The first time, a body that is a byte stream (Deno's, not Bun's) switches to reading into
+   * one reused buffer: a line that spans chunks is likely a large event, whose every chunk would
+   * otherwise be left to the collector (the chunks are only ever copied or decoded).
+   */
+  private hold(piece: Uint8Array): void {
+    if (this.carry === undefined) this.readIntoBuffer();
+    const carry = this.carry ??= byteCarry(this.limit + HOLD_SLACK);
+    if (carry.length + piece.length > this.limit + HOLD_SLACK) {
+      this.flush();
+      if (piece.length > this.limit) {
+        this.feed(this.decoder.decode(piece, STREAMING));
+        return;
+      }
+    }
+    carry.append(piece);
+  }
+
+  /** The next chunk, from the reader as it is now. */
+  private read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    if (this.buffer === undefined) {
+      return (this.reader as ReadableStreamDefaultReader<Uint8Array>).read();
+    }
+    const view = new Uint8Array(this.buffer);
+    return (this.reader as ReadableStreamBYOBReader).read(view).then((result) => {
+      if (result.value !== undefined) this.buffer = result.value.buffer as ArrayBuffer;
+      return result as ReadableStreamReadResult<Uint8Array>;
+    });
+  }
+
+  /** Switches to a BYOB reader (between reads), or stays with chunks when it cannot. */
+  private readIntoBuffer(): void {
     try {
-      this.parser.feed(text);
+      this.reader.releaseLock();
+      this.reader = this.body.getReader({ mode: "byob" });
+      this.buffer = new ArrayBuffer(BYOB_CHUNK);
     } catch {
-      // A parser that overflowed refuses further input.
-      this.overflow = true;
-    } finally {
-      feeding = undefined;
+      // Not a byte stream: chunks as they come.
+      this.reader = this.body.getReader();
     }
   }
 
+  /** Decodes the held bytes for the parser and frees them. */
+  private flush(): void {
+    const carry = this.carry;
+    if (carry === undefined || carry.length === 0) return;
+    const text = this.decoder.decode(carry.view(), STREAMING);
+    carry.clear();
+    this.feed(text);
+  }
+
+  private feed(text: string): void {
+    if (text === "" || this.parser === undefined || this.overflow) return;
+    feedParser(this.parser, this, text);
+  }
+
   private release(): void {
+    this.carry?.clear();
     if (this.parser === undefined) return;
     returnParser(this.limit, this.parser);
     this.parser = undefined;
@@ -284,7 +268,7 @@ export class SseReader {
     let left = DRAIN_BYTES;
     try {
       while (true) {
-        const { done, value } = await reader.read();
+        const { done, value } = await this.read();
         if (done) return;
         left -= value.byteLength;
         if (left < 0) return cancelReader(reader);

@@ -7,7 +7,9 @@
 import { McpError } from "../protocol/errors.ts";
 import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
+import { counted } from "./census.ts";
 import { lineSplitter } from "./_lines.ts";
+import { type Pump, pumpStream } from "./_pump.ts";
 import { byteRing } from "./_ring.ts";
 import { endProcessTree, within } from "./_stdio_stop.ts";
 import type { StdioLink, StdioStderr } from "./stdio_types.ts";
@@ -85,8 +87,9 @@ export function startLink(
   writer.closed.catch(() => {});
   const pendingWrites = new Set<(error: McpError) => void>();
   const batches: Batch[] = [];
+  counted("stdio.writes", () => pendingWrites.size + batches.length);
   let writing = false; // a write is in flight
-  const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  const readers: Pump[] = [];
   let status: ExitStatus | undefined;
   let closing = false; // close() was called
   let ended = false; // no more writes: closing, exited, or stdout gone
@@ -188,29 +191,19 @@ export function startLink(
     },
   });
 
-  async function pump(
+  function pump(
     stream: ReadableStream<Uint8Array>,
     onChunk: (chunk: Uint8Array) => void,
+    reuse = false,
   ): Promise<void> {
-    let reader: ReadableStreamDefaultReader<Uint8Array>;
-    try {
-      reader = stream.getReader();
-    } catch {
-      return;
-    }
-    readers.push(reader);
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        if (value && value.length > 0) onChunk(value);
-      }
-    } catch {
-      // The pipe broke or was cancelled: the same as its end.
-    }
+    const reading = pumpStream(stream, onChunk, reuse);
+    readers.push(reading);
+    return reading.done;
   }
 
-  const stdoutDone = pump(child.stdout, (chunk) => splitter.push(chunk)).then(() => splitter.end());
+  // The splitter copies what it holds: stdout may be read into one reused buffer.
+  const stdoutDone = pump(child.stdout, (chunk) => splitter.push(chunk), true)
+    .then(() => splitter.end());
 
   const forward = settings.stderr;
   const stderrDecoder = new TextDecoder();
@@ -228,7 +221,7 @@ export function startLink(
   });
 
   const cancelReaders = () => {
-    for (const reader of readers) reader.cancel().catch(() => {});
+    for (const reader of readers) reader.cancel();
   };
 
   void child.exited.then(async (exit) => {

@@ -72,6 +72,7 @@ export function answer(message) {
       result = modern ? { tools: TOOLS, ttlMs: 0, cacheScope: "public" } : { tools: TOOLS };
       break;
     case "tools/call": {
+      if (params.name === "big") return big(id, Number(params.arguments?.bytes), modern);
       if (params.name !== "echo") return error(id, -32602, `Unknown tool: ${params.name}`);
       const text = String(params.arguments?.message ?? "");
       result = { content: [{ type: "text", text: `Echo: ${text}` }] };
@@ -85,4 +86,23 @@ export function answer(message) {
     result._meta = { "io.modelcontextprotocol/serverInfo": SERVER_INFO };
   }
   return { jsonrpc: "2.0", id, result };
+}
+
+let bigText = "";
+
+/**
+ * The answer to `tools/call` of `big` (not listed): a text result whose JSON-RPC response
+ * serializes to exactly `bytes` bytes of ASCII, for the peak-memory benchmark.
+ */
+function big(id, bytes, modern) {
+  const result = { content: [{ type: "text", text: "" }] };
+  if (modern) {
+    result.resultType = "complete";
+    result._meta = { "io.modelcontextprotocol/serverInfo": SERVER_INFO };
+  }
+  const response = { jsonrpc: "2.0", id, result };
+  const fill = Math.max(0, bytes - JSON.stringify(response).length);
+  if (bigText.length !== fill) bigText = "x".repeat(fill);
+  result.content[0].text = bigText;
+  return response;
 }

@@ -2,8 +2,13 @@
 // modern era (POST only, headers checked against the body) and legacy era (initialize →
 // Mcp-Session-Id, 202 for notifications, 405 for the GET stream, DELETE ends the session).
 // Runs under Deno (Deno.serve), Bun (Bun.serve) and Node (node:http), bound to 127.0.0.1
-// on a free port, which it prints as `LISTENING <port>` on stdout. Serves `/mcp`.
+// on a free port, which it prints as `LISTENING <port>` on stdout. Serves `/mcp`. With
+// BENCH_SSE=1 in its environment it answers requests after the handshake with an event
+// stream (one event) instead.
 import { answer } from "./_mcp.mjs";
+
+const SSE = (globalThis.Deno?.env.get("BENCH_SSE") ?? globalThis.process?.env.BENCH_SSE) === "1";
+const SSE_HEADERS = { "content-type": "text/event-stream" };
 
 const sessions = new Set();
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -67,6 +72,13 @@ function serve(method, path, header, text) {
   if (response.error !== undefined && typeof version === "string") {
     const code = response.error.code;
     return reply(code === -32601 ? 404 : code === -32022 || code === -32602 ? 400 : 200, response);
+  }
+  if (SSE) {
+    return {
+      status: 200,
+      headers: SSE_HEADERS,
+      body: `event: message\ndata: ${JSON.stringify(response)}\n\n`,
+    };
   }
   return reply(200, response);
 }

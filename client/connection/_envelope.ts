@@ -17,7 +17,6 @@ import {
   withMeta,
 } from "../../protocol/meta.ts";
 import type { Era } from "../../protocol/versions.ts";
-import { capabilitiesFor } from "../handler/capabilities.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 
 /** The negotiated protocol and what the client declares on it. */

@@ -14,6 +14,7 @@ import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { startTimer, type Timer } from "../../clock/timer.ts";
 import { cancelledError } from "../_errors.ts";
 import type { RequestOptions } from "../types.ts";
+import { counted } from "../../transports/census.ts";
 
 /** A request waiting for the connection. */
 export interface Queued<O extends RequestOptions> {
@@ -63,6 +64,7 @@ export function createWaitRoom<O extends RequestOptions>(
 ): WaitRoom<O> {
   const queue = new Set<Entry<O>>();
   const waiters = new Set<{ resolve(): void; reject(error: McpError): void }>();
+  counted("room.queued", () => queue.size + waiters.size);
 
   const notReady = (message: string) =>
     new McpError(message, { kind: "timeout", reason: "not_ready", cause: lastError() });

@@ -22,6 +22,7 @@ import {
   type JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
 import type { SendOptions } from "../../transports/transport.ts";
+import { counted } from "../../transports/census.ts";
 import { asMcpError, cancelledError } from "../_errors.ts";
 import { Call, type CallCore, deadlineClock } from "./_call.ts";
 import type { Progress, RequestOptions } from "../types.ts";
@@ -92,6 +93,7 @@ function asTransportError(error: unknown): McpError {
  */
 export function createSession(options: SessionOptions): Session {
   const pending = new Map<number, Call>();
+  counted("session.pending", () => pending.size);
   let ended: McpError | undefined;
   let lastId = 0;
   const clock = deadlineClock(() => pending.values());

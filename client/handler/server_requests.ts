@@ -23,6 +23,7 @@ import { capabilitiesFor } from "./capabilities.ts";
 import { isObject } from "../_json.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 import { answerInput, inputProblem } from "./input.ts";
+import { counted } from "../../transports/census.ts";
 
 /** What the inbox of one link needs. */
 export interface ServerRequestsOptions {
@@ -63,6 +64,7 @@ function describe(error: unknown): string {
 export function createServerRequests(config: ServerRequestsOptions): ServerRequests {
   const { options } = config;
   const running = new Map<string, AbortController>();
+  counted("server_requests.running", () => running.size);
 
   const send = (response: JsonRpcResponse) => {
     config.respond(response).catch((error) =>

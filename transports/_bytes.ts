@@ -1,0 +1,120 @@
+/**
+ * Private: byte buffers the transports own, held across chunks and decoded without keeping
+ * a second copy alive. A buffer is freed as soon as its bytes have moved on (`ArrayBuffer.prototype
+ * .transfer(0)` detaches it and returns its memory at once, where a dropped reference would
+ * wait for a collection), so a message at the size limit costs its text and its parsed value,
+ * not also its bytes. Only buffers nothing else can see go through here: never a chunk a
+ * stream handed over, which the runtime may still own.
+ *
+ * @module
+ */
+
+type Transfer = (this: ArrayBuffer, length: number) => ArrayBuffer;
+const transfer = (ArrayBuffer.prototype as { transfer?: Transfer }).transfer;
+
+/**
+ * Frees the memory of `bytes` now (where the runtime can): afterwards `bytes` is empty.
+ * `bytes` must be the only view of a buffer the caller made.
+ *
+ * @param bytes The view of an owned buffer, covering all of it.
+ */
+export function release(bytes: Uint8Array): void {
+  const buffer = bytes.buffer;
+  if (
+    transfer === undefined || !(buffer instanceof ArrayBuffer) ||
+    bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength
+  ) return;
+  try {
+    transfer.call(buffer, 0);
+  } catch {
+    // Not detachable (a runtime's own buffer): the collector frees it.
+  }
+}
+
+/** The bytes of an unfinished line or event, from {@linkcode byteCarry}. */
+export interface ByteCarry {
+  /** How many bytes are held. */
+  readonly length: number;
+  /** Appends a copy of `piece` (the caller keeps the total within the carry's maximum). */
+  append(piece: Uint8Array): void;
+  /** The held bytes: valid until the next `append` or `clear`. */
+  view(): Uint8Array;
+  /** Forgets the held bytes: a long buffer is freed at once, a short one kept for reuse. */
+  clear(): void;
+}
+
+/** A carry's first buffer; one up to `KEEP` bytes is kept for the next use. */
+const FIRST = 16 * 1024;
+const KEEP = 64 * 1024;
+
+/**
+ * Holds bytes across chunks in one buffer of our own that grows by doubling (each outgrown
+ * buffer freed at once), so a long line is never parts plus a joined copy of them.
+ *
+ * @param max The most bytes it will hold.
+ * @returns The carry.
+ *
+ * @example
+ * ```ts
+ * import { byteCarry } from "./_bytes.ts";
+ *
+ * const carry = byteCarry(1024);
+ * carry.append(new TextEncoder().encode("ab"));
+ * carry.append(new TextEncoder().encode("c"));
+ * if (new TextDecoder().decode(carry.view()) !== "abc") throw new Error("lost bytes");
+ * carry.clear();
+ * ```
+ */
+export function byteCarry(max: number): ByteCarry {
+  let buffer: Uint8Array | undefined;
+  let held = 0;
+  return {
+    get length() {
+      return held;
+    },
+    append(piece) {
+      const needed = held + piece.length;
+      if (buffer === undefined || buffer.length < needed) {
+        const size = Math.max(needed, Math.min(max, Math.max(2 * (buffer?.length ?? 0), FIRST)));
+        const grown = new Uint8Array(size);
+        if (buffer !== undefined) {
+          grown.set(buffer.subarray(0, held));
+          release(buffer);
+        }
+        buffer = grown;
+      }
+      buffer.set(piece, held);
+      held = needed;
+    },
+    view: () => buffer === undefined ? new Uint8Array(0) : buffer.subarray(0, held),
+    clear() {
+      held = 0;
+      if (buffer !== undefined && buffer.length > KEEP) {
+        release(buffer);
+        buffer = undefined;
+      }
+    },
+  };
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * Decodes owned bytes as UTF-8 (invalid bytes become U+FFFD) and frees them.
+ *
+ * @param bytes A view covering a whole buffer the caller made and no longer needs.
+ * @returns The text.
+ *
+ * @example
+ * ```ts
+ * import { decodeOwned } from "./_bytes.ts";
+ *
+ * const bytes = new TextEncoder().encode("héllo");
+ * if (decodeOwned(bytes) !== "héllo") throw new Error("decoded wrong");
+ * ```
+ */
+export function decodeOwned(bytes: Uint8Array): string {
+  const text = utf8.decode(bytes);
+  release(bytes);
+  return text;
+}

@@ -1,0 +1,189 @@
+/**
+ * Private: HTTP bodies read whole within a byte limit, as bytes or as text, and the UTF-8
+ * length of a text against a limit. A large body is decoded from a buffer of our own that is
+ * freed as soon as it is decoded (see `_bytes.ts`), so a body at the limit costs its text
+ * and the value parsed from it, not a third copy.
+ *
+ * @module
+ */
+
+import { McpError } from "../protocol/errors.ts";
+import { decodeOwned } from "./_bytes.ts";
+
+/**
+ * Whether a large body of known length is read with a BYOB reader into one buffer of its
+ * length (Deno's `fetch` bodies are byte streams: read whole, every chunk would be left to
+ * the collector). Learned from the first large body: where bodies are not byte streams
+ * (Bun), merely reaching for a body's stream takes `text()` off its native path, so later
+ * bodies are read whole at once.
+ */
+let byobBodies: boolean | undefined;
+
+/** Bodies from this size on are read into a buffer of our own, freed once decoded. */
+const LARGE_BODY = 64 * 1024;
+
+function tooLarge(limit: number): McpError {
+  return new McpError(`The server's response is larger than the limit of ${limit} bytes`, {
+    kind: "protocol",
+    reason: "response_too_large",
+    data: { limit },
+  });
+}
+
+/** The body length a response declares with `Content-Length`, or `NaN`. */
+function declaredLength(response: Response): number {
+  const length = response.headers.get("content-length");
+  return length === null ? NaN : Number(length);
+}
+
+const utf8Encoder = new TextEncoder();
+/** How much of a long text {@linkcode utf8Length} encodes at a time, in UTF-16 units. */
+const STEP = 16 * 1024;
+let scratch: Uint8Array | undefined;
+
+/**
+ * The UTF-8 length of `text` where it matters against `limit`: UTF-16 length ≤ UTF-8
+ * length ≤ 3 × UTF-16 length, so the text is only encoded when the bounds straddle `limit`
+ * (otherwise the UTF-16 length stands in, on the right side of the limit). A long text is
+ * encoded a slice at a time into one small scratch buffer, never as a second copy of itself.
+ */
+export function utf8Length(text: string, limit: number): number {
+  if (text.length > limit || text.length * 3 <= limit) return text.length;
+  if (text.length <= STEP) return utf8Encoder.encode(text).byteLength;
+  scratch ??= new Uint8Array(3 * STEP);
+  let bytes = 0;
+  for (let start = 0; start < text.length && bytes <= limit;) {
+    let end = Math.min(start + STEP, text.length);
+    // Never cut a surrogate pair: its halves would count as two replacement characters.
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    bytes += utf8Encoder.encodeInto(text.slice(start, end), scratch).written;
+    start = end;
+  }
+  return bytes;
+}
+
+/**
+ * Reads a whole body up to `limit` bytes; a larger body (by `Content-Length` or as it
+ * streams) is cancelled and gives `McpError` kind `protocol`, reason `response_too_large`.
+ */
+export async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
+  return (await gather(response, limit)).bytes;
+}
+
+/** A body's bytes, and whether they are a buffer of our own (not a chunk of the runtime's). */
+async function gather(
+  response: Response,
+  limit: number,
+): Promise<{ bytes: Uint8Array; owned: boolean }> {
+  const declared = declaredLength(response);
+  if (Number.isFinite(declared)) {
+    if (declared > limit) {
+      await response.body?.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    // A large body into one buffer of its declared length, where the body is a byte stream.
+    if (declared >= LARGE_BODY && byobBodies !== false && response.body !== null) {
+      const bytes = await readDeclared(response.body, declared, limit);
+      byobBodies = bytes !== undefined;
+      if (bytes !== undefined) return { bytes, owned: true };
+    }
+    // Declared within the limit: read it in one go (without making a body stream). HTTP
+    // framing stops a body at its Content-Length; a body that lies anyway (an injected
+    // fetch) is still refused.
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+    return { bytes, owned: true };
+  }
+  if (response.body === null) return { bytes: new Uint8Array(0), owned: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return { bytes: chunks[0], owned: false };
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { bytes, owned: true };
+}
+
+const utf8 = new TextDecoder();
+
+/** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
+export async function readBoundedText(response: Response, limit: number): Promise<string> {
+  const declared = declaredLength(response);
+  if (
+    Number.isFinite(declared) && declared <= limit &&
+    (declared < LARGE_BODY || byobBodies === false)
+  ) {
+    // Declared within the limit, and small (or not a byte stream): the runtime decodes it
+    // in one go (and the length check encodes no copy of it).
+    const text = await response.text();
+    if (utf8Length(text, limit) > limit) throw tooLarge(limit);
+    return text;
+  }
+  // Large, or of unknown length: from bytes (whose length is known exactly), freeing our own
+  // copy as soon as it is decoded, so that it is not alive beside the text and the parsed value.
+  const { bytes, owned } = await gather(response, limit);
+  return owned ? decodeOwned(bytes) : utf8.decode(bytes);
+}
+
+/**
+ * Reads a body of known length with a BYOB reader straight into one buffer of that length
+ * (no chunk is allocated per read, none is left for the collector); `undefined` when the
+ * body is not a byte stream. A body shorter than declared gives what came; a longer one is
+ * still bounded by `limit`.
+ */
+async function readDeclared(
+  body: ReadableStream<Uint8Array>,
+  declared: number,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = body.getReader({ mode: "byob" });
+  } catch {
+    return undefined;
+  }
+  let buffer = new ArrayBuffer(declared);
+  let offset = 0;
+  while (offset < declared) {
+    const { done, value } = await reader.read(new Uint8Array(buffer, offset, declared - offset));
+    if (value !== undefined) buffer = value.buffer as ArrayBuffer;
+    if (done || value === undefined) return new Uint8Array(buffer, 0, offset).slice();
+    offset += value.byteLength;
+  }
+  // Past its Content-Length only through an injected fetch: kept within the limit.
+  const parts = [new Uint8Array(buffer)];
+  let size = declared;
+  for (;;) {
+    const { done, value } = await reader.read(new Uint8Array(LARGE_BODY));
+    if (done || value === undefined) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    parts.push(value);
+  }
+  if (parts.length === 1) return parts[0];
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return bytes;
+}
