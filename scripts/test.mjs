@@ -15,7 +15,20 @@ const DENO_ALLOW = [
   "--allow-net=127.0.0.1,localhost",
   "--unstable-kv",
 ];
-const SOURCE_DIRS = ["protocol", "client", "transports", "runtime", "oauth", "cache", "governance"]
+const SOURCE_DIRS = [
+  "protocol",
+  "clock",
+  "client",
+  "transports",
+  "runtime",
+  "oauth",
+  "cache",
+  "governance",
+  "hub",
+  "adapters",
+  "cli",
+  "testing",
+]
   .filter((dir) => {
     try {
       return readdirSync(dir).some((f) => f.endsWith(".ts"));

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -71,11 +71,11 @@ export function failed(client: McpClient) {
 /** A copy of the library with no package.json beside it: its lazy imports cannot resolve. */
 export function libraryCopy(): { dir: string; entry: string; [Symbol.dispose](): void } {
   const dir = mkdtempSync(join(tmpdir(), "conduit-nodeps-"));
-  for (const part of ["mod.ts", "http.ts", "_shared_exports.ts"]) {
-    cpSync(fileURLToPath(new URL(part, ROOT)), join(dir, part));
-  }
-  for (const sub of ["protocol", "client", "transports", "runtime", "oauth"]) {
-    cpSync(fileURLToPath(new URL(sub, ROOT)), join(dir, sub), { recursive: true });
+  // What the package publishes: its entries and source folders, nothing of node_modules.
+  const config = JSON.parse(readFileSync(fileURLToPath(new URL("deno.json", ROOT)), "utf8"));
+  for (const part of config.publish.include as string[]) {
+    if (!part.endsWith("/") && !part.endsWith(".ts")) continue;
+    cpSync(fileURLToPath(new URL(part, ROOT)), join(dir, part), { recursive: true });
   }
   const entry = pathToFileURL(join(dir, "mod.ts")).href;
   return { dir, entry, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
