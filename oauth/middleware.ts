@@ -16,13 +16,8 @@
 import { dependencyMissing } from "../protocol/dependency_error.ts";
 import type { Engine, Grant } from "./_engine.ts";
 import { callbackUrl, handleCallback } from "./handle_callback.ts";
-import {
-  checkClientCredentialsOptions,
-  checkOAuthOptions,
-  type ClientCredentialsOptions,
-  type OAuthOptions,
-  principalOf,
-} from "./options.ts";
+import { type ClientCredentialsOptions, type OAuthOptions, principalOf } from "./options.ts";
+import { checkClientCredentialsOptions, checkOAuthOptions } from "./options_check.ts";
 import { memoryTokenStore, type TokenStore } from "./store.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
 import { recordingFetch } from "./recording_fetch.ts";

@@ -29,12 +29,11 @@ export {
   type AuthorizationUrlContext,
   type CallbackListener,
   type CallbackReceiver,
-  checkClientCredentialsOptions,
-  checkOAuthOptions,
   type ClientCredentialsOptions,
   type CommonOAuthOptions,
   type OAuthOptions,
 } from "./options.ts";
+export { checkClientCredentialsOptions, checkOAuthOptions } from "./options_check.ts";
 export {
   type LoopbackCallback,
   loopbackCallback,

@@ -10,12 +10,8 @@
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { type OAuthMiddleware, withClientCredentials, withOAuth } from "../oauth/middleware.ts";
-import {
-  checkClientCredentialsOptions,
-  checkOAuthOptions,
-  type ClientCredentialsOptions,
-  type OAuthOptions,
-} from "../oauth/options.ts";
+import type { ClientCredentialsOptions, OAuthOptions } from "../oauth/options.ts";
+import { checkClientCredentialsOptions, checkOAuthOptions } from "../oauth/options_check.ts";
 import { describeChallenge, safeChallenge } from "./challenge_summary.ts";
 import type { FetchLike } from "./_http.ts";
 

@@ -1,0 +1,218 @@
+/**
+ * The checks of the OAuth middleware's options: {@linkcode checkOAuthOptions} and
+ * {@linkcode checkClientCredentialsOptions} throw a `TypeError` naming the bad key, unknown
+ * keys included.
+ *
+ * @module
+ */
+
+import { checkKeys } from "../protocol/option_keys.ts";
+import { checkClientCredentials } from "./client_credentials.ts";
+import type { ClientCredentialsOptions, OAuthOptions } from "./options.ts";
+
+/** The keys of {@linkcode CommonOAuthOptions}. */
+const COMMON_KEYS = [
+  "store",
+  "principal",
+  "scope",
+  "fetch",
+  "dpop",
+  "maxStepUps",
+  "expirySkew",
+  "authorizationTimeout",
+  "selectAuthorizationServer",
+  "now",
+];
+
+const OAUTH_KEYS = [
+  ...COMMON_KEYS,
+  "onAuthorizationUrl",
+  "callback",
+  "redirectUri",
+  "client",
+  "clientMetadataUrl",
+  "clientMetadata",
+  "offlineAccess",
+];
+
+const PRE_REGISTERED_KEYS = ["clientId", "clientSecret", "issuer", "tokenEndpointAuthMethod"];
+
+const CLIENT_METADATA_KEYS = [
+  "clientName",
+  "clientUri",
+  "logoUri",
+  "applicationType",
+  "softwareId",
+  "softwareVersion",
+];
+
+function plainObject(value: unknown, key: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TypeError(`${key} must be an object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function optionalString(v: Record<string, unknown>, name: string, key: string): void {
+  if (v[name] !== undefined && (typeof v[name] !== "string" || v[name] === "")) {
+    throw new TypeError(`${key}.${name} must be a non-empty string`);
+  }
+}
+
+function optionalFunction(v: Record<string, unknown>, name: string, key: string): void {
+  if (v[name] !== undefined && typeof v[name] !== "function") {
+    throw new TypeError(`${key}.${name} must be a function`);
+  }
+}
+
+function url(v: Record<string, unknown>, name: string, key: string): void {
+  if (v[name] === undefined) return;
+  try {
+    new URL(String(v[name]));
+  } catch {
+    throw new TypeError(`${key}.${name} must be an absolute URL`);
+  }
+  if (typeof v[name] !== "string") throw new TypeError(`${key}.${name} must be a string`);
+}
+
+function checkCommon(v: Record<string, unknown>, key: string): void {
+  if (v.store !== undefined) {
+    const store = plainObject(v.store, `${key}.store`);
+    for (
+      const method of [
+        "getTokens",
+        "setTokens",
+        "deleteTokens",
+        "getClient",
+        "setClient",
+        "deleteClient",
+        "getPending",
+        "setPending",
+        "deletePending",
+      ]
+    ) {
+      if (typeof store[method] !== "function") {
+        throw new TypeError(`${key}.store.${method} must be a function (a TokenStore)`);
+      }
+    }
+  }
+  optionalString(v, "principal", key);
+  if (
+    v.scope !== undefined && typeof v.scope !== "string" &&
+    !(Array.isArray(v.scope) && v.scope.every((s) => typeof s === "string"))
+  ) {
+    throw new TypeError(`${key}.scope must be a string or an array of strings`);
+  }
+  optionalFunction(v, "fetch", key);
+  optionalFunction(v, "selectAuthorizationServer", key);
+  optionalFunction(v, "now", key);
+  if (
+    v.dpop !== undefined && typeof v.dpop !== "boolean" && v.dpop !== "auto" &&
+    !(typeof v.dpop === "object" && v.dpop !== null &&
+      typeof (v.dpop as { keyPair?: unknown }).keyPair === "object")
+  ) {
+    throw new TypeError(`${key}.dpop must be true, false, "auto" or { keyPair }`);
+  }
+  checkKeys(v.dpop, ["keyPair", "algorithm"], `${key}.dpop`);
+  for (const name of ["maxStepUps", "authorizationTimeout", "expirySkew"]) {
+    const n = v[name];
+    if (n !== undefined && (typeof n !== "number" || !Number.isInteger(n) || n < 0)) {
+      throw new TypeError(`${key}.${name} must be a non-negative integer`);
+    }
+  }
+}
+
+/**
+ * Checks {@linkcode OAuthOptions}.
+ *
+ * @param value The value.
+ * @param key The option name for messages (e.g. `"options.auth.oauth"`).
+ * @returns The value, typed.
+ * @throws {TypeError} Naming the bad key.
+ *
+ * @example
+ * ```ts
+ * import { checkOAuthOptions } from "./options_check.ts";
+ *
+ * checkOAuthOptions({ redirectUri: "http://127.0.0.1:8765/callback", onAuthorizationUrl: () => {} }, "oauth");
+ * try {
+ *   checkOAuthOptions({ onAuthorizationUrl: () => {} }, "oauth");
+ *   throw new Error("accepted");
+ * } catch (error) {
+ *   if (!(error instanceof TypeError) || !error.message.includes("redirectUri")) throw error;
+ * }
+ * ```
+ */
+export function checkOAuthOptions(value: unknown, key: string): OAuthOptions {
+  const v = checkKeys(plainObject(value, key), OAUTH_KEYS, key);
+  checkCommon(v, key);
+  if (typeof v.onAuthorizationUrl !== "function") {
+    throw new TypeError(`${key}.onAuthorizationUrl must be a function (it is given the login URL)`);
+  }
+  if (v.callback !== undefined) {
+    const callback = plainObject(v.callback, `${key}.callback`);
+    if (typeof callback.listen !== "function") {
+      throw new TypeError(`${key}.callback must be a callback receiver (e.g. loopbackCallback())`);
+    }
+  }
+  url(v, "redirectUri", key);
+  if (v.callback === undefined && v.redirectUri === undefined) {
+    throw new TypeError(`${key} needs a redirectUri or a callback receiver`);
+  }
+  url(v, "clientMetadataUrl", key);
+  if (v.client !== undefined) {
+    const client = checkKeys(
+      plainObject(v.client, `${key}.client`),
+      PRE_REGISTERED_KEYS,
+      `${key}.client`,
+    );
+    if (typeof client.clientId !== "string" || client.clientId === "") {
+      throw new TypeError(`${key}.client.clientId must be a non-empty string`);
+    }
+    optionalString(client, "clientSecret", `${key}.client`);
+    optionalString(client, "issuer", `${key}.client`);
+    const method = client.tokenEndpointAuthMethod;
+    if (
+      method !== undefined && method !== "client_secret_basic" &&
+      method !== "client_secret_post" && method !== "none"
+    ) {
+      throw new TypeError(
+        `${key}.client.tokenEndpointAuthMethod must be client_secret_basic, client_secret_post or none`,
+      );
+    }
+  }
+  if (v.clientMetadata !== undefined) {
+    const metadata = plainObject(v.clientMetadata, `${key}.clientMetadata`);
+    checkKeys(metadata, CLIENT_METADATA_KEYS, `${key}.clientMetadata`);
+  }
+  if (v.offlineAccess !== undefined && typeof v.offlineAccess !== "boolean") {
+    throw new TypeError(`${key}.offlineAccess must be a boolean`);
+  }
+  return v as unknown as OAuthOptions;
+}
+
+/**
+ * Checks {@linkcode ClientCredentialsOptions}.
+ *
+ * @param value The value.
+ * @param key The option name for messages.
+ * @returns The value, typed.
+ * @throws {TypeError} Naming the bad key.
+ *
+ * @example
+ * ```ts
+ * import { checkClientCredentialsOptions } from "./options_check.ts";
+ *
+ * checkClientCredentialsOptions({ clientId: "svc", clientSecret: "s", scope: "mcp:read" }, "cc");
+ * ```
+ */
+export function checkClientCredentialsOptions(
+  value: unknown,
+  key: string,
+): ClientCredentialsOptions {
+  const v = plainObject(value, key);
+  checkClientCredentials(v, key, [...COMMON_KEYS, "issuer"]); // also checks the keys
+  checkCommon(v, key);
+  optionalString(v, "issuer", key);
+  return v as unknown as ClientCredentialsOptions;
+}
