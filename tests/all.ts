@@ -78,6 +78,7 @@ import "./protocol/versions_test.ts";
 import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";
 import "./testing/mock_server_test.ts";
+import "./testing/mock_wire_test.ts";
 import "./transports/in_process_test.ts";
 import "./transports/lean_reads_test.ts";
 import "./transports/lines_test.ts";

@@ -2,6 +2,8 @@
 import { createClient } from "../../client/client.ts";
 import type { McpClient, ServerNotification } from "../../client/types.ts";
 import { isMcpError } from "../../protocol/errors.ts";
+import { serve } from "../../runtime/serve.ts";
+import { streamableHttp } from "../../transports/streamable_http.ts";
 import { type MockServer, mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, assertRejects, test } from "../_harness.ts";
 import { FAST, mcpError, waitFor } from "../client/_helpers.ts";
@@ -13,9 +15,11 @@ const handler = {
   listRoots: () => [{ uri: "file:///project", name: "project" }],
 };
 
-function clientOf(server: MockServer, protocol: "modern" | "legacy"): McpClient {
+const TOKEN = "mock-bearer-0123456789";
+
+function clientOf(server: MockServer, protocol: "modern" | "legacy", url?: URL): McpClient {
   return createClient({
-    transport: server.transport(),
+    transport: url ? streamableHttp(url, { auth: { bearer: TOKEN } }) : server.transport(),
     protocol,
     reconnect: FAST,
     handler,
@@ -27,9 +31,10 @@ function text(result: { content: readonly unknown[] }): string {
   return result.content.map((block) => String((block as { text?: unknown }).text ?? "")).join("");
 }
 
-async function walkthrough(era: "modern" | "legacy") {
+async function walkthrough(era: "modern" | "legacy", via: "in_process" | "http" = "in_process") {
   const server = mockServer(fullDefinition());
-  const client = clientOf(server, era);
+  await using http = via === "http" ? await serve(server.http({ bearer: TOKEN })) : undefined;
+  const client = clientOf(server, era, http ? new URL("/mcp", http.url) : undefined);
   await client.ready();
   // state, era, server info, instructions
   assertEquals(client.status().state, "ready");
@@ -129,8 +134,11 @@ async function walkthrough(era: "modern" | "legacy") {
   } else {
     assertEquals((await mcpError(client.notifyRootsChanged())).kind, "protocol");
   }
-  // credentials: the in-process transport takes none; no OAuth configured
-  await assertRejects(() => client.setAuth({ bearer: "x".repeat(16) }), TypeError);
+  // credentials: HTTP takes a new bearer token (and reconnects); in-process takes none
+  if (via === "http") {
+    await client.setAuth({ bearer: TOKEN });
+    assertEquals(client.status().state, "ready");
+  } else await assertRejects(() => client.setAuth({ bearer: "x".repeat(16) }), TypeError);
   try {
     client.authorized();
     throw new Error("authorized() accepted a transport without OAuth");
@@ -206,3 +214,14 @@ test("mockServer: auto negotiation per eras, and the modern version error", asyn
   });
   assertEquals((await mcpError(client.ready())).kind, "protocol");
 });
+
+for (const era of ["modern", "legacy"] as const) {
+  test(`mockServer's HTTP handler drives every public McpClient method (${era}, real HTTP)`, async () => {
+    const server = await walkthrough(era, "http");
+    const calls = server.requests.filter((r) => r.method === "tools/call");
+    assert(calls.length > 0 && calls.every((r) => r.via === "http"));
+    assert(calls.every((r) => r.headers?.authorization === `Bearer ${TOKEN}`));
+    if (era === "modern") assert(calls.every((r) => r.headers?.["mcp-method"] === "tools/call"));
+    else assert(calls.every((r) => r.headers?.["mcp-session-id"]?.startsWith("mock-session-")));
+  });
+}
