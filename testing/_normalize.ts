@@ -31,14 +31,20 @@ export interface RedactOptions {
   redactKeys?: RegExp;
 }
 
-/** A value with timestamps fixed and credentials redacted. */
+/**
+ * A value with timestamps fixed and credentials redacted: the given values, and the values of
+ * credential-named keys, which are then redacted wherever they occur later too.
+ */
 export function cleaner(options: RedactOptions): (value: unknown) => unknown {
   const secrets = createSecrets();
   for (const value of options.redact ?? []) secrets.add(value, true);
   const keys = options.redactKeys ?? CREDENTIAL_KEY;
   const walk = (value: unknown, key?: string): unknown => {
     if (typeof value === "string") {
-      if (key !== undefined && keys.test(key)) return REDACTED;
+      if (key !== undefined && keys.test(key)) {
+        secrets.add(value, true); // and wherever it shows up later, in any text
+        return REDACTED;
+      }
       return secrets.text(value).replace(TIMESTAMP, TIME_PLACEHOLDER).replace(
         BEARER,
         `$1 ${REDACTED}`,

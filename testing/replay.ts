@@ -44,6 +44,53 @@ interface Step {
 
 const encoder = new TextEncoder();
 
+/** The step a server message belongs to, by the id, progress token or listen it names. */
+function ownerKey(message: JsonRpcMessage): string | undefined {
+  if (!("method" in message)) {
+    return "id" in message ? `id ${JSON.stringify(message.id)}` : undefined;
+  }
+  const params = objectOr(message.params);
+  if (params?.progressToken !== undefined) return `token ${JSON.stringify(params.progressToken)}`;
+  const listen = objectOr(params?._meta)?.[META_SUBSCRIPTION_ID];
+  return listen === undefined ? undefined : `id ${JSON.stringify(listen)}`;
+}
+
+/**
+ * Splits a cassette into steps (what the client sent) and what the server sent after each: a
+ * server message goes with the request it answers (or whose progress or listen it carries),
+ * unless the client answered a server request after that one (then with that answer, which
+ * the server waited for); anything else goes with the latest step.
+ */
+function attribute(entries: CassetteEntry[], opens: CassetteEntry[][], steps: Step[]): void {
+  const owners = new Map<string, Step>();
+  let latest: CassetteEntry[] | undefined;
+  let lastAnswer: Step | undefined; // the latest client response to a server request
+  entries.forEach((entry, index) => {
+    if (entry.dir === "open") {
+      opens.push(latest = []);
+      return;
+    }
+    if (entry.dir === "send" || entry.dir === "probe") {
+      const step: Step = { index, entry, answers: [], used: false };
+      steps.push(step);
+      latest = step.answers;
+      const m = entry.message;
+      if (!("method" in m)) lastAnswer = step;
+      else if ("id" in m) {
+        owners.set(`id ${JSON.stringify(m.id)}`, step);
+        const token = objectOr(objectOr(m.params)?._meta)?.progressToken;
+        if (token !== undefined) owners.set(`token ${JSON.stringify(token)}`, step);
+      }
+      return;
+    }
+    const key = entry.dir === "recv" ? ownerKey(entry.message) : undefined;
+    const owner = key === undefined ? undefined : owners.get(key);
+    if (owner) {
+      (lastAnswer && lastAnswer.index > owner.index ? lastAnswer : owner).answers.push(entry);
+    } else (latest ??= opens[0] = []).push(entry);
+  });
+}
+
 /**
  * A transport that replays a cassette.
  *
@@ -76,15 +123,7 @@ export function replay(cassette: string | Cassette, options: ReplayOptions = {})
     `${method} ${JSON.stringify(clean(matchParams(method, params)))}`;
   const opens: CassetteEntry[][] = [];
   const steps: Step[] = [];
-  let current: CassetteEntry[] | undefined;
-  parsed.entries.forEach((entry, index) => {
-    if (entry.dir === "open") opens.push(current = []);
-    else if (entry.dir === "send" || entry.dir === "probe") {
-      const step: Step = { index, entry, answers: [], used: false };
-      steps.push(step);
-      current = step.answers;
-    } else (current ??= opens[0] = []).push(entry);
-  });
+  attribute(parsed.entries, opens, steps);
   const stepKey = (step: Step) => {
     const m = (step.entry as { message: JsonRpcMessage }).message;
     return "method" in m ? keyOf(m.method, m.params) : `response ${JSON.stringify(m.id)}`;

@@ -77,6 +77,7 @@ import "./protocol/properties_test.ts";
 import "./protocol/versions_test.ts";
 import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";
+import "./testing/cassette_test.ts";
 import "./testing/mock_server_test.ts";
 import "./testing/mock_wire_test.ts";
 import "./transports/in_process_test.ts";
