@@ -77,6 +77,21 @@ export interface MockServer extends InProcessServer {
  *   throw new Error("unexpected request");
  * }
  * ```
+ *
+ * @example The same server over Streamable HTTP, legacy era, without a socket
+ * ```ts
+ * import { mockServer } from "./mod.ts";
+ * import { createClient, streamableHttp } from "../mod.ts";
+ *
+ * const server = mockServer({ eras: "legacy", prompts: [{ name: "hello", handler: () => "Hi!" }] });
+ * const transport = streamableHttp("http://mock.test/mcp", {
+ *   fetch: (input, init) => server.fetch(new Request(input, init)),
+ * });
+ * await using client = createClient({ transport });
+ * const prompt = await client.getPrompt("hello");
+ * const session = server.requests.find((r) => r.method === "prompts/get")?.headers?.["mcp-session-id"];
+ * if (client.era() !== "legacy" || prompt.messages.length !== 1 || !session) throw new Error("unexpected");
+ * ```
  */
 export function mockServer(definition: MockDefinition = {}): MockServer {
   if (typeof definition !== "object" || definition === null) {

@@ -47,3 +47,25 @@ export {
 } from "./cassette.ts";
 export type { RedactOptions } from "./_normalize.ts";
 export type * from "./types.ts";
+// The library's types these signatures name, so this entry documents itself.
+export type {
+  DecodeFailure,
+  JsonObject,
+  JsonRpcErrorObject,
+  JsonRpcErrorResponse,
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcResult,
+} from "../protocol/jsonrpc.ts";
+export type { Implementation, LogLevel } from "../protocol/meta.ts";
+export type { McpError, McpErrorInit, McpErrorKind } from "../protocol/errors.ts";
+export type { Era } from "../protocol/versions.ts";
+export type {
+  InProcessConnection,
+  InProcessPeer,
+  InProcessServer,
+} from "../transports/in_process.ts";
+export type * from "../transports/transport.ts";
