@@ -230,3 +230,56 @@ test("mockStdio: the definition module served over stdio, in both eras", async (
   const { command, args } = mockStdio(module);
   assert(command.length > 0 && args.at(-1) === module.href);
 });
+
+test("mockServer: input during a task (modern tasks/update; legacy requests tagged with the task)", async () => {
+  const asking = {
+    name: "confirm",
+    task: "optional" as const,
+    handler: async (_args: unknown, ctx: { elicit(p: JsonObject): Promise<JsonObject> }) => {
+      const answer = await ctx.elicit({ message: "Sure?", requestedSchema: { type: "object" } });
+      return `answered ${String(answer.action)}`;
+    },
+  };
+  const modern = mockServer({ tools: [asking] });
+  const { ask } = await rawLink(modern);
+  const caps = meta({ elicitation: {}, extensions: { [TASKS]: {} } });
+  const created = (await ask("tools/call", { name: "confirm", _meta: caps })).result as JsonObject;
+  const taskId = created.taskId as string;
+  await waitFor(() => modern.tasks()[0].status === "input_required", "the task to ask");
+  const waiting = (await ask("tasks/get", { taskId, _meta: caps })).result as JsonObject;
+  assertEquals(waiting.inputRequests, {
+    input_1: {
+      method: "elicitation/create",
+      params: { message: "Sure?", requestedSchema: { type: "object" } },
+    },
+  });
+  const update = { taskId, inputResponses: { input_1: { action: "accept" } }, _meta: caps };
+  assertEquals(((await ask("tasks/update", update)).result as JsonObject).resultType, "complete");
+  await waitFor(() => modern.tasks()[0].status === "completed", "the task to complete");
+  const done = (await ask("tasks/get", { taskId, _meta: caps })).result as JsonObject;
+  assertEquals(done.result, { content: [{ type: "text", text: "answered accept" }] });
+
+  const legacy = mockServer({ eras: "legacy", tools: [asking] });
+  const raw = await rawLink(legacy);
+  await raw.ask("initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} } });
+  const task = ((await raw.ask("tools/call", { name: "confirm", task: {} })).result as JsonObject)
+    .task as JsonObject;
+  await waitFor(
+    () => raw.seen.some((m) => "method" in m && m.method === "elicitation/create"),
+    "the request",
+  );
+  const request = raw.seen.find((m) => "method" in m && m.method === "elicitation/create")!;
+  assertEquals(
+    ((request as { params: JsonObject }).params._meta as JsonObject)[
+      "io.modelcontextprotocol/related-task"
+    ],
+    { taskId: task.taskId },
+  );
+  await raw.link.send({
+    jsonrpc: "2.0",
+    id: (request as { id: string }).id,
+    result: { action: "decline" },
+  });
+  const result = (await raw.ask("tasks/result", { taskId: task.taskId })).result as JsonObject;
+  assertEquals(result.content, [{ type: "text", text: "answered decline" }]);
+});
