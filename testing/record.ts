@@ -78,8 +78,9 @@ export function record(transport: Transport, options: RecordOptions = {}): Recor
   const clean = cleaner(options);
   const t = () => Math.max(0, Math.round(now() - start));
   const recording: Recording = {
+    // What else the transport offers (setAuth, authorized, url, …) stays reachable.
+    ...transport,
     kind: transport.kind,
-    ...(transport.authTimeout !== undefined ? { authTimeout: transport.authTimeout } : {}),
     entries,
     cassette: () => formatCassette({ transport: transport.kind, entries }),
     async open(sink) {
