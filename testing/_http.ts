@@ -157,7 +157,8 @@ export function httpHandler(
     const eras = core.def.eras ?? "both";
     const modern = eras === "modern" || (eras === "both" && typeof version === "string");
     if (modern && typeof message.method === "string") {
-      const problem = headerProblem(request, message, version);
+      // (Without a _meta version the connection answers -32602, with status 400.)
+      const problem = version === undefined ? undefined : headerProblem(request, message, version);
       if (problem) return rpcError(-32020, `Header mismatch: ${problem}`, 400);
       const slot: { target?: Reply } = {};
       const conn = openConnection(core, { send: (m) => slot.target?.push(m), close() {} }, "http");

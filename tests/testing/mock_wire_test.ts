@@ -283,3 +283,60 @@ test("mockServer: input during a task (modern tasks/update; legacy requests tagg
   const result = (await raw.ask("tasks/result", { taskId: task.taskId })).result as JsonObject;
   assertEquals(result.content, [{ type: "text", text: "answered decline" }]);
 });
+
+test("mockServer's fetch handler: the modern statuses, header checks, sessions, auth", async () => {
+  const server = mockServer({ ...fullDefinition(), eras: "modern" });
+  const post = (body: JsonObject, headers: Record<string, string> = {}) =>
+    server.fetch(
+      new Request("http://mock.test/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ jsonrpc: "2.0", ...body }),
+      }),
+    );
+  const modernHeaders = { "mcp-protocol-version": MODERN, "mcp-method": "tools/list" };
+  const ok = await post({ id: 1, method: "tools/list", params: { _meta: meta() } }, modernHeaders);
+  assertEquals([ok.status, ok.headers.get("content-type")?.startsWith("application/json")], [
+    200,
+    true,
+  ]);
+  assertEquals(((await ok.json()).result as JsonObject).cacheScope, "public");
+  const mismatch = await post({ id: 2, method: "tools/list", params: { _meta: meta() } }, {
+    ...modernHeaders,
+    "mcp-method": "prompts/list",
+  });
+  assertEquals([mismatch.status, (await mismatch.json()).error.code], [400, -32020]);
+  const bare = await post({ id: 3, method: "tools/list" });
+  assertEquals([bare.status, (await bare.json()).error.code], [400, -32602]);
+  const unknown = await post({ id: 4, method: "nope/nope", params: { _meta: meta() } }, {
+    ...modernHeaders,
+    "mcp-method": "nope/nope",
+  });
+  assertEquals([unknown.status, (await unknown.json()).error.code], [404, -32601]);
+  assertEquals((await server.fetch(new Request("http://mock.test/mcp"))).status, 405);
+  // Progress before the answer: an event stream.
+  const slow = await post({
+    id: 5,
+    method: "tools/call",
+    params: { name: "slow", _meta: { ...meta(), progressToken: "t" } },
+  }, { ...modernHeaders, "mcp-method": "tools/call", "mcp-name": "slow" });
+  assertEquals(slow.headers.get("content-type"), "text/event-stream");
+  const events = (await slow.text()).split("\n\n").filter(Boolean);
+  assertEquals(events.length, 4, "three progress notifications, then the result");
+
+  const legacy = mockServer({ eras: "legacy" });
+  const stale = await legacy.fetch(
+    new Request("http://mock.test/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", "mcp-session-id": "gone" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    }),
+  );
+  assertEquals(stale.status, 404);
+  const guarded = legacy.http({ bearer: "secret-token-123" });
+  const denied = await guarded(new Request("http://mock.test/mcp", { method: "POST", body: "{}" }));
+  assertEquals([denied.status, denied.headers.get("www-authenticate")], [
+    401,
+    'Bearer realm="mock"',
+  ]);
+});
