@@ -26,18 +26,20 @@ export interface MockStdioCommand {
  * default export is the {@linkcode MockDefinition} (or a function returning it); the child
  * exits when its stdin closes.
  *
- * @param module The definition module: a path or a `file:` URL.
+ * @param module The definition module: a path, or a `file:`, `https:` or `data:` URL.
  * @param options Deno's permission flags.
  * @returns `{ command, args }`.
  *
  * @example Serve a definition module to a client over stdio
- * ```ts ignore
+ * ```ts
  * import { mockStdio } from "./stdio.ts";
  * import { connect } from "../mod.ts";
  *
- * // greeter.ts: export default { tools: [{ name: "hi", handler: () => "hello" }] };
- * await using client = await connect(mockStdio(new URL("./greeter.ts", import.meta.url)));
- * console.log((await client.callTool("hi")).content);
+ * // Usually a file next to the test (`new URL("./greeter.ts", import.meta.url)`).
+ * const module = "data:text/javascript,export default { tools: [{ name: 'hi', handler: () => 'hello' }] };";
+ * await using client = await connect(mockStdio(module), { reconnect: false });
+ * const result = await client.callTool("hi");
+ * if (result.content[0].text !== "hello") throw new Error("unexpected");
  * ```
  */
 export function mockStdio(module: string | URL, options: MockStdioOptions = {}): MockStdioCommand {

@@ -11,7 +11,7 @@ import { mockServer } from "./mock_server.ts";
 import type { MockDefinition } from "./types.ts";
 
 const specifier = process.argv.at(-1);
-if (specifier === undefined || !/^(file|https?):/.test(specifier)) {
+if (specifier === undefined || !/^(file|https?|data):/.test(specifier)) {
   process.stderr.write("usage: stdio_main.ts <definition module URL>\n");
   process.exit(2);
 }
