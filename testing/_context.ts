@@ -24,6 +24,8 @@ export interface RunSetup {
   logLevel?: string;
   /** Set when the handler runs as a task. */
   task?: TaskRecord;
+  /** Reports a task's status change. */
+  onTask?(task: TaskRecord): void;
 }
 
 /** How a handler run ended. */
@@ -104,6 +106,7 @@ export function runHandler(
       task.inputRequests.set(key, request);
       task.status = "input_required";
       task.lastUpdatedAt = new Date().toISOString();
+      setup.onTask?.(task);
       return new Promise((resolve) => task.answer.set(key, resolve));
     }
     if (!MRTR_METHODS.has(setup.request.method)) {

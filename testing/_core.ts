@@ -83,6 +83,8 @@ export interface Core {
   conns: Set<Conn>;
   tasks: Map<string, TaskRecord>;
   nextTask: number;
+  /** Tells the clients that follow it that a task's status changed. */
+  onTask?(task: TaskRecord): void;
 }
 
 /** `value` when it is a plain object, else `undefined`. */

@@ -67,7 +67,7 @@ function toolCall(core: Core, setup: RunSetup, signal: AbortSignal): Promise<Out
       core,
       setup.era,
       ttl,
-      (t) => callTool(core, { ...setup, task: t }, t.controller.signal),
+      (t) => callTool(core, { ...setup, task: t, onTask: core.onTask }, t.controller.signal),
     );
     return { result: createdResult(task, setup.era) };
   }

@@ -42,6 +42,7 @@ export function startTask(
     const isError = "result" in outcome && outcome.result.isError === true;
     task.status = "error" in outcome || (era === "legacy" && isError) ? "failed" : "completed";
     task.lastUpdatedAt = new Date().toISOString();
+    core.onTask?.(task);
   }).finally(finish);
   return task;
 }
@@ -68,7 +69,8 @@ export function createdResult(task: TaskRecord, era: "modern" | "legacy"): JsonO
     : { task: taskShape(task, era) };
 }
 
-function modernDetail(task: TaskRecord): JsonObject {
+/** The modern `DetailedTask`: the task with its outcome or outstanding input. */
+export function modernDetail(task: TaskRecord): JsonObject {
   const detail: JsonObject = { resultType: "complete", ...taskShape(task, "modern") };
   if (task.status === "input_required") {
     detail.inputRequests = Object.fromEntries(task.inputRequests);
@@ -82,10 +84,11 @@ function modernDetail(task: TaskRecord): JsonObject {
   return detail;
 }
 
-function cancel(task: TaskRecord): void {
+function cancel(core: Core, task: TaskRecord): void {
   task.status = "cancelled";
   task.lastUpdatedAt = new Date().toISOString();
   task.controller.abort(new Error("the task was cancelled"));
+  core.onTask?.(task);
 }
 
 /**
@@ -113,7 +116,7 @@ export async function taskMethod(
         if (era === "modern") return { result: { resultType: "complete" } };
         return failure(-32602, `Task ${task.taskId} has already ended`);
       }
-      cancel(task);
+      cancel(core, task);
       return { result: era === "modern" ? { resultType: "complete" } : taskShape(task, era) };
     case "tasks/update": {
       const responses = objectOr(params.inputResponses) ?? {};

@@ -16,7 +16,7 @@ import type { Transport } from "../transports/transport.ts";
 import type { Core } from "./_core.ts";
 import { broadcast, endListens, openConnection } from "./_connection.ts";
 import { httpHandler, type HttpOptions } from "./_http.ts";
-import { taskShape } from "./_tasks.ts";
+import { modernDetail, taskShape } from "./_tasks.ts";
 import type { MockDefinition, MockRequest } from "./types.ts";
 
 export type { HttpOptions } from "./_http.ts";
@@ -103,6 +103,14 @@ export function mockServer(definition: MockDefinition = {}): MockServer {
     conns: new Set(),
     tasks: new Map(),
     nextTask: 0,
+  };
+  // Task status: modern listens that asked for the task, every legacy session (optional there).
+  core.onTask = (task) => {
+    if (task.era === "modern") {
+      const wants = (f: JsonObject) => Array.isArray(f.taskIds) && f.taskIds.includes(task.taskId);
+      const { resultType: _, ...detail } = modernDetail(task);
+      broadcast(core, "notifications/tasks", detail, wants, () => false);
+    } else broadcast(core, "notifications/tasks/status", taskShape(task, "legacy"), () => false);
   };
   const peers = new Set<(reason?: string) => void>();
   const handler = httpHandler(core);

@@ -49,7 +49,7 @@ test("mockServer: a modern task over the tasks extension (task result, tasks/get
       { name: "must", task: "required", handler: () => "x" },
     ],
   });
-  const { ask } = await rawLink(server);
+  const { ask, seen } = await rawLink(server);
   const discover = await ask("server/discover", { _meta: meta() });
   assertEquals((discover.result as JsonObject).capabilities, {
     logging: {},
@@ -67,7 +67,22 @@ test("mockServer: a modern task over the tasks extension (task result, tasks/get
   const taskId = created.taskId as string;
   const working = (await ask("tasks/get", { taskId, _meta: withTasks })).result as JsonObject;
   assertEquals([working.resultType, working.status], ["complete", "working"]);
+  // A listen that follows the task hears of its end.
+  void ask("subscriptions/listen", { notifications: { taskIds: [taskId] }, _meta: withTasks });
+  await waitFor(
+    () => seen.some((m) => "method" in m && m.method.endsWith("acknowledged")),
+    "the ack",
+  );
   release();
+  await waitFor(
+    () => seen.some((m) => "method" in m && m.method === "notifications/tasks"),
+    "the push",
+  );
+  const pushed = seen.find((m) => "method" in m && m.method === "notifications/tasks") as {
+    params: JsonObject;
+  };
+  assertEquals([pushed.params.taskId, pushed.params.status], [taskId, "completed"]);
+  assertEquals(pushed.params.result, { content: [{ type: "text", text: "finished" }] });
   await waitFor(() => server.tasks()[0].status === "completed", "the task to complete");
   const done = (await ask("tasks/get", { taskId, _meta: withTasks })).result as JsonObject;
   assertEquals(done.result, { content: [{ type: "text", text: "finished" }] });
@@ -101,7 +116,8 @@ test("mockServer: a legacy 2025-11-25 task (task param, tasks/get, blocking task
       },
     ],
   });
-  const { ask } = await rawLink(server);
+  const legacyLink = await rawLink(server);
+  const { ask } = legacyLink;
   const init = (await ask("initialize", { protocolVersion: "2025-11-25", capabilities: {} }))
     .result as JsonObject;
   assertEquals((init.capabilities as JsonObject).tasks, {
@@ -120,6 +136,10 @@ test("mockServer: a legacy 2025-11-25 task (task param, tasks/get, blocking task
   const result = ask("tasks/result", { taskId });
   release();
   const final = (await result).result as JsonObject;
+  const status = legacyLink.seen.find((m) =>
+    "method" in m && m.method === "notifications/tasks/status"
+  );
+  assertEquals((status as { params: JsonObject } | undefined)?.params.status, "completed");
   assertEquals(final.content, [{ type: "text", text: "finished" }]);
   assertEquals((final._meta as JsonObject)["io.modelcontextprotocol/related-task"], { taskId });
   assertEquals((((await ask("tasks/list")).result as JsonObject).tasks as JsonObject[]).length, 1);
