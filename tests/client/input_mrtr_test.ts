@@ -12,6 +12,7 @@ import type { Transport } from "../../transports/transport.ts";
 import { startHttpFixture } from "../fixtures/http_server.ts";
 import { readState, type Round } from "../fixtures/_mrtr.ts";
 import { createFixtureServer, type FixtureServer } from "../fixtures/server.ts";
+import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
 import { FAST, mcpError, metaOf, requests, wrapTransport } from "./_helpers.ts";
 
@@ -438,24 +439,15 @@ test("MRTR: the caller's signal and maxTotalTimeout stop a waiting handler", asy
 });
 
 test("MRTR: input_required is invalid outside the three methods, and malformed ones fail", async () => {
-  const server: InProcessServer = {
-    connect: (peer) => ({
-      receive(message) {
-        if (!("id" in message) || !("method" in message)) return;
-        const result = message.method === "server/discover"
-          ? { supportedVersions: ["2026-07-28"], capabilities: { tools: {} } }
-          : message.method === "tools/list"
-          ? { resultType: "input_required", requestState: "s" }
-          : { resultType: "input_required" }; // neither inputRequests nor requestState
-        peer.send({
-          jsonrpc: "2.0",
-          id: message.id,
-          result: { resultType: "complete", ...result },
-        });
-      },
-    }),
-  };
-  await using c = client(inProcess(server), { handler: { listRoots: () => [] } });
+  const server = mockServer({
+    eras: "modern",
+    capabilities: { tools: {} },
+    methods: {
+      "tools/list": () => ({ resultType: "input_required", requestState: "s" }),
+      "tools/call": () => ({ resultType: "input_required" }), // neither inputRequests nor requestState
+    },
+  });
+  await using c = client(server.transport(), { handler: { listRoots: () => [] } });
   const list = await mcpError(c.listTools());
   assertEquals([list.kind, list.reason], ["protocol", "unexpected_input_required"]);
   const call = await mcpError(c.callTool("anything", {}));

@@ -57,6 +57,8 @@ const LAYERS: Record<string, readonly string[]> = {
     "client/connection",
     "client/requests",
   ],
+  // The mock server and cassettes: the wire, timers, transports and the client's public face.
+  testing: ["protocol", "clock", "transports", "client"],
 };
 
 /** The only folder that may name the `Deno` or `Bun` globals. */

@@ -1,11 +1,12 @@
 // The Streamable HTTP transport, modern era and the rules shared by both eras, against real
-// HTTP servers on 127.0.0.1 (the two-era fixture, and small Hono apps for header rules).
+// HTTP servers on 127.0.0.1 (the two-era fixture, mock servers, and small Hono apps for faults).
 import { Hono } from "hono";
 import { McpError } from "../../protocol/errors.ts";
 import { serve } from "../../runtime/serve.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
 import { assertEquals, assertStringIncludes, test } from "../_harness.ts";
 import { startHttpFixture } from "../fixtures/http_server.ts";
+import { mockServer, type MockTool } from "../../testing/mod.ts";
 import {
   MODERN,
   modernRequest,
@@ -62,26 +63,15 @@ test("http modern: the protocol version header follows _meta; no GET or DELETE",
   assertEquals(fixture.requests[0].headers["mcp-method"], "server/discover");
 });
 
-/** A Hono app that lists `tools` and records the headers of each tools/call. */
-function toolServer(tools: unknown[]) {
-  const calls: Record<string, string>[] = [];
-  const app = new Hono();
-  app.post("/mcp", async (c) => {
-    const message = await c.req.json();
-    if (message.method === "tools/list") {
-      return c.json({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", tools } });
-    }
-    calls.push(Object.fromEntries(c.req.raw.headers));
-    return c.json({
-      jsonrpc: "2.0",
-      id: message.id,
-      result: { resultType: "complete", content: [] },
-    });
-  });
-  return { app, calls };
+/** A mock server that lists `tools`; `calls()` are the headers of each tools/call it got. */
+function toolServer(tools: MockTool[]) {
+  const server = mockServer({ tools });
+  const calls = () =>
+    server.requests.filter((r) => r.method === "tools/call").map((r) => r.headers!);
+  return { app: server, calls };
 }
 
-const headerTools = [
+const headerTools: MockTool[] = [
   {
     name: "query",
     inputSchema: {
@@ -134,7 +124,7 @@ test("http modern: tools with invalid x-mcp-header are dropped before the sink s
 });
 
 test("http modern: Mcp-Param-* headers, plain, base64, nested, omitted for null/absent", async () => {
-  const { app, calls } = toolServer(headerTools);
+  const { app, calls: allCalls } = toolServer(headerTools);
   await using server = await serve(app.fetch);
   const transport = streamableHttp(new URL("/mcp", server.url));
   const link = await transport.open(recordingSink());
@@ -160,6 +150,7 @@ test("http modern: Mcp-Param-* headers, plain, base64, nested, omitted for null/
   );
   assertEquals([dropped.kind, dropped.reason], ["not_found", "invalid_header_declarations"]);
   await link.close();
+  const calls = allCalls();
   const params = (headers: Record<string, string>) =>
     Object.fromEntries(Object.entries(headers).filter(([k]) => k.startsWith("mcp-param-")));
   assertEquals(params(calls[0]), {
@@ -186,7 +177,7 @@ test("http modern: declarations survive a new link of the same transport", async
   const second = await transport.open(recordingSink());
   await second.send(modernRequest(2, "tools/call", { name: "query", arguments: { region: "eu" } }));
   await second.close();
-  assertEquals(calls[0]["mcp-param-region"], "eu");
+  assertEquals(calls()[0]["mcp-param-region"], "eu");
 });
 
 test("http modern: a JSON answer and an SSE answer with progress before the response", async () => {
@@ -311,20 +302,21 @@ test("http: closing the link fails requests in flight with kind closed", async (
   assertEquals((await rejection(link.send(modernRequest(2, "tools/list")))).kind, "closed");
 });
 
-test("http: an injected fetch (Hono app.fetch) needs no socket", async () => {
-  const app = new Hono();
-  app.post("/mcp", async (c) => {
-    const message = await c.req.json();
-    return c.json({ jsonrpc: "2.0", id: message.id, result: { via: "app.fetch" } });
-  });
+test("http: an injected fetch (a mock server's fetch handler) needs no socket", async () => {
+  const mock = mockServer({ tools: [{ name: "via", description: "app.fetch" }] });
   const transport = streamableHttp("http://in-process.test/mcp", {
-    fetch: (input, init) => Promise.resolve(app.fetch(new Request(input, init))),
+    fetch: (input, init) => mock.fetch(new Request(input, init)),
   });
   const sink = recordingSink();
   const link = await transport.open(sink);
   await link.send(modernRequest(1, "tools/list"));
   await link.close();
-  assertEquals(resultOf(sink.messages[0]), { via: "app.fetch" });
+  assertEquals(resultOf(sink.messages[0]).tools, [
+    { name: "via", description: "app.fetch", inputSchema: { type: "object" } },
+  ]);
+  assertEquals(mock.requests.map((r) => [r.method, r.via, r.headers?.["mcp-method"]]), [
+    ["tools/list", "http", "tools/list"],
+  ]);
   assertEquals(transport.kind, "http");
   assertEquals(transport.url.href, "http://in-process.test/mcp");
 });
