@@ -31,8 +31,10 @@ import {
   type Subscriptions,
 } from "./changes/subscriptions.ts";
 import { instructionsForLlm } from "./requests/instructions.ts";
+import { cancelTask, getTask, type TaskContext } from "./tasks/tasks.ts";
+import { awaitTask } from "./tasks/await.ts";
+import { callToolTask } from "./tasks/call.ts";
 import {
-  callTool,
   checkOptions,
   complete,
   getPrompt,
@@ -146,6 +148,22 @@ export function createClient(options: ClientOptions): McpClient {
     input: inputContext(resolved, connection.status),
     notify: connection.notify,
   };
+  const tasks: TaskContext = {
+    requester,
+    serverCapabilities: () => connection.serverInfo().capabilities,
+    async definition(name, timeout) {
+      let listed;
+      try {
+        listed = client.cachedTools();
+      } catch (error) {
+        if (!(error instanceof McpError) || error.kind !== "not_found") throw error;
+        listed = await client.listAllTools({ timeout });
+      }
+      return listed.find((tool) => tool.name === name);
+    },
+    requestTimeout: resolved.requestTimeout,
+    watch: (listener) => hub.subscribe(listener),
+  };
   const close = () => connection.close();
   const following = <T>(lists: readonly FollowedList[], result: T): T => {
     subs.followLists(lists);
@@ -214,7 +232,11 @@ export function createClient(options: ClientOptions): McpClient {
       following(["resources"], templates.listAll(requester, options)),
     cachedTools: () => tools.cached(),
     tool: (name) => tools.tool(name),
-    callTool: (name, args, options) => callTool(requester, name, args, options),
+    callTool:
+      ((name, args, options) => callToolTask(tasks, name, args, options)) as McpClient["callTool"],
+    getTask: (task, options) => getTask(tasks, task, options),
+    awaitTask: (task, options) => awaitTask(tasks, task, options),
+    cancelTask: (task, options) => cancelTask(tasks, task, options),
     getPrompt: (name, args, options) => getPrompt(requester, name, args, options),
     readResource: (uri, options) => readResource(requester, uri, options),
     complete: (ref, argument, options) => complete(requester, ref, argument, options),

@@ -110,7 +110,13 @@ function roundSignal(
   };
 }
 
-async function answerAll(
+/**
+ * Answers input requests with the client's handler, after checking every one against the
+ * declared capabilities (the server never gets half an answer).
+ *
+ * @returns The answers under the requests' keys.
+ */
+export async function answerAll(
   input: InputContext,
   method: string,
   params: JsonObject,
