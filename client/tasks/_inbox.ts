@@ -48,16 +48,20 @@ export function createInbox(ctx: TaskContext, taskId: string): Inbox {
     next(ms, signal) {
       if (latest !== undefined || signal.aborted) return Promise.resolve(take());
       return new Promise((resolve) => {
-        let timer: Timer | undefined;
+        const armed: { timer?: Timer; done?: boolean } = {};
         const done = () => {
+          armed.done = true;
           wake = undefined;
-          clearTimer(timer);
+          clearTimer(armed.timer);
           signal.removeEventListener("abort", done);
           resolve(take());
         };
         wake = done;
         signal.addEventListener("abort", done, { once: true });
-        timer = startTimer(done, ms);
+        // Arming a timer may run pending microtasks: the wait may be over already.
+        const timer = startTimer(done, ms);
+        if (armed.done) timer.clear();
+        else armed.timer = timer;
       });
     },
     close() {
