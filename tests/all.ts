@@ -52,6 +52,7 @@ import "./interop/everything_restart_test.ts";
 import "./interop/everything_tasks_test.ts";
 import "./interop/modern_sdk_mrtr_test.ts";
 import "./interop/modern_sdk_test.ts";
+import "./interop/tasks_http_test.ts";
 import "./oauth/authorize_test.ts";
 import "./oauth/callback_test.ts";
 import "./oauth/challenge_test.ts";
