@@ -246,6 +246,18 @@ async function answerInputs(run: Run, detailed: JsonObject, answered: Set<string
   });
 }
 
+/** A failed `tasks/result`: a task cancelled meanwhile is reported as cancelled. */
+async function legacyFailure(run: Run, error: unknown): Promise<unknown> {
+  if (!isMcpError(error) || error.kind !== "server") return error;
+  const now = await taskRequest(run.ctx, "tasks/get", { taskId: run.taskId }, {
+    signal: run.signal,
+    timeout: run.left(),
+  }).then((wire) => taskOf("tasks/get", wire), () => undefined);
+  if (now === undefined) return error;
+  run.report(now);
+  return now.status === "cancelled" ? cancelledTask(now) : error;
+}
+
 async function awaitLegacy(run: Run): Promise<ToolResult> {
   const { ctx, taskId, signal } = run;
   const ended = new AbortController();
@@ -264,7 +276,10 @@ async function awaitLegacy(run: Run): Promise<ToolResult> {
       const first = await Promise.race([outcome, wait.then((pushed) => ({ pushed }))]);
       pause.abort();
       if ("result" in first) return toolResult(first.result);
-      if ("error" in first) throw signal.aborted ? signal.reason : first.error;
+      if ("error" in first) {
+        if (signal.aborted) throw signal.reason;
+        throw await legacyFailure(run, first.error);
+      }
       const now = first.pushed !== undefined
         ? taskOf("notifications/tasks/status", first.pushed)
         : taskOf(
