@@ -114,6 +114,7 @@ export function createClient(options: ClientOptions): McpClient {
     backoff: resolved.reconnect,
     random: resolved.random,
     warn: resolved.warn,
+    capabilities: () => requester.input?.capabilities() ?? {},
   });
   let connectedBefore = false;
   const connection = createConnection(resolved, {
@@ -163,6 +164,7 @@ export function createClient(options: ClientOptions): McpClient {
     },
     requestTimeout: resolved.requestTimeout,
     watch: (listener) => hub.subscribe(listener),
+    follow: (taskId) => subs.followTask(taskId),
   };
   const close = () => connection.close();
   const following = <T>(lists: readonly FollowedList[], result: T): T => {

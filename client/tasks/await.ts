@@ -119,7 +119,7 @@ export async function awaitTask(
   if (opts.signal?.aborted) onAbort();
   else opts.signal?.addEventListener("abort", onAbort, { once: true });
   const inbox = createInbox(ctx, taskId);
-  const unfollow = ctx.follow?.(taskId);
+  let unfollow: (() => void) | undefined;
   const run: Run = {
     ctx,
     taskId,
@@ -133,6 +133,8 @@ export async function awaitTask(
   try {
     if (stop.signal.aborted) throw stop.signal.reason;
     await ctx.requester.ready(run.left());
+    // Modern push, where the server can: its notifications/tasks stand in for polls.
+    unfollow = ctx.follow?.(taskId);
     return ctx.requester.era() === "modern" ? await awaitModern(run) : await awaitLegacy(run);
   } catch (error) {
     if (!stop.signal.aborted) throw error;

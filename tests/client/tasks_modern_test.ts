@@ -8,7 +8,7 @@ import type { JsonObject, JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import { inProcess } from "../../transports/in_process.ts";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
 import { createTasksServer, type TasksServer } from "../fixtures/tasks_server.ts";
-import { FAST, mcpError } from "./_helpers.ts";
+import { FAST, mcpError, waitFor } from "./_helpers.ts";
 
 const CAPS = "io.modelcontextprotocol/clientCapabilities";
 
@@ -173,4 +173,26 @@ test("modern tasks: a failed task is the server's error; a bad option a TypeErro
   thrown = undefined;
   await client.awaitTask("", {}).catch((e) => thrown = e);
   assert(thrown instanceof TypeError);
+});
+
+test("modern tasks: pushed notifications/tasks on a listen stand in for the next poll", async () => {
+  const { server, client } = setup();
+  await using _ = client;
+  server.pollIntervalMs = 60_000; // without the push the await would poll only once a minute
+  const task = await client.callTool("forever", {}, { task: "return" }) as Task;
+  const awaiting = client.awaitTask(task, { timeout: 30_000 });
+  const listen = () =>
+    sent(server, "subscriptions/listen").find((m) => {
+      const params = (m as { params: JsonObject }).params;
+      return ((params.notifications as JsonObject).taskIds as string[] | undefined)?.includes(
+        task.taskId,
+      );
+    });
+  await waitFor(() => listen() !== undefined && sent(server, "tasks/get").length > 0, "the listen");
+  assert(declared(listen()!), "the listen declared the tasks extension");
+  const kept = server.tasks.get(task.taskId)!;
+  kept.status = "completed";
+  assertEquals(server.push(task.taskId), 1);
+  assertEquals(text(await awaiting), "forever done {}");
+  assertEquals(sent(server, "tasks/get").length, 1);
 });
