@@ -9,15 +9,13 @@ import type { McpError } from "../protocol/errors.ts";
 import type { Implementation, LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { HttpAuth, SetAuthOptions } from "../transports/streamable_http.ts";
-import type { Task } from "../protocol/tasks.ts";
+import type { TaskMethods } from "./task_api.ts";
 import type {
-  AwaitTaskOptions,
   CallOptions,
   CompleteOptions,
   ListAllOptions,
   ListOptions,
   RequestOptions,
-  ToolCallOptions,
 } from "./request_options.ts";
 import type {
   CompleteResult,
@@ -32,7 +30,6 @@ import type {
   ResourceTemplate,
   ResourceTemplatesPage,
   Tool,
-  ToolResult,
   ToolsPage,
 } from "./shapes.ts";
 
@@ -148,7 +145,7 @@ export type NotificationListener = (notification: ServerNotification) => void;
  * if (!client.instructionsForLlm()?.endsWith("\nPrefer short answers.")) throw new Error();
  * ```
  */
-export interface McpClient {
+export interface McpClient extends TaskMethods {
   /** Waits until ready; rejects with kind `timeout` after `timeout` ms, or at once when closed. */
   ready(timeout?: number): Promise<void>;
   /** The connection's state, read without messaging. */
@@ -198,44 +195,6 @@ export interface McpClient {
   cachedTools(): Tool[];
   /** One tool of the last listing; throws kind `not_found` when it is not there. */
   tool(name: string): Tool;
-  /**
-   * Calls a tool; `args` are sent as given. When a modern server answers `input_required`,
-   * the handler answers its input requests and the call is retried (up to `maxRounds`);
-   * no result of such a retry is cached. With `task: "return"` a call the server runs as a
-   * task resolves with the {@linkcode Task} (tell it apart with `isTask`); with `"await"` the
-   * task is awaited as `awaitTask` does, `timeout` bounding the whole wait. A legacy tool
-   * whose `execution.taskSupport` is `"required"` is awaited as a task without `task`.
-   */
-  callTool(
-    name: string,
-    args: Record<string, unknown> | undefined,
-    options: ToolCallOptions & { task: "return" },
-  ): Promise<ToolResult | Task>;
-  /** Calls a tool (see above); a server task is awaited to its result. */
-  callTool(
-    name: string,
-    args?: Record<string, unknown>,
-    options?: ToolCallOptions,
-  ): Promise<ToolResult>;
-  /**
-   * Reads a server task's current state (`tasks/get`); kind `not_found`, reason
-   * `task_expired`, once it is unknown or past `createdAt + ttlMs`.
-   */
-  getTask(task: Task | string, options?: RequestOptions): Promise<Task>;
-  /**
-   * Waits for a server task (from this client or any other) to end and resolves with its tool
-   * result, polling no faster than its `pollIntervalMs` and answering its input requests with
-   * the handler. `timeout` (default `requestTimeout`) bounds the whole wait: when it passes
-   * (kind `timeout`) or `signal` aborts (kind `cancelled`) the task is cancelled. A failed task
-   * is kind `server` with the server's error; a cancelled one kind `cancelled`, reason
-   * `task_cancelled`.
-   */
-  awaitTask(task: Task | string, options?: AwaitTaskOptions): Promise<ToolResult>;
-  /**
-   * Asks the server to cancel a task (`tasks/cancel`); resolves once acknowledged, with the
-   * task's state then (a task that already ended: that end). The task may still finish.
-   */
-  cancelTask(task: Task | string, options?: RequestOptions): Promise<Task>;
   /**
    * Gets a prompt; arguments are converted to strings, `null`/`undefined` dropped.
    * `input_required` is answered as in `callTool`.

@@ -6,9 +6,9 @@
  * `handler/` (what the server asks of the client: input, the legacy server-request inbox,
  * the declared capabilities) ← `connection/` (the state machine, its one state owner, the
  * connect loop, dispatch, sessions, negotiation) ← `requests/` (the request methods, MRTR,
- * pagination) ← `changes/` (notifications, subscriptions, listen, the list cache) ← this
- * file. The handler sits below the connection, not beside the requests, because every link
- * runs the legacy inbox and every modern result is read for its `resultType`; placed with
+ * pagination) ← `tasks/` (server tasks) ← `changes/` (notifications, subscriptions,
+ * listen, the list cache) ← this file. The handler sits below the connection, not beside
+ * the requests, because every link runs the legacy inbox and every modern result is read for its `resultType`; placed with
  * the requests it would make the two folders import each other. The public face (this file,
  * `api.ts`, `connect.ts`, `options.ts`, the types) and the small private base every folder
  * shares stay at the root. ARCHITECTURE.md at the project root has the whole map.

@@ -12,7 +12,6 @@
  */
 
 import { isMcpError, McpError } from "../../protocol/errors.ts";
-import { serverErrorReason } from "../../protocol/error_reason.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { isExpired, type Task } from "../../protocol/tasks.ts";
 import { clearTimer, serverDelay, startTimer } from "../../clock/timer.ts";
@@ -22,7 +21,6 @@ import { invalid } from "../requests/_checks.ts";
 import { answerAll } from "../requests/mrtr.ts";
 import { toolResult } from "../requests/requests.ts";
 import type { AwaitTaskOptions, ToolResult } from "../types.ts";
-import { checkKeys } from "../../protocol/option_keys.ts";
 import {
   expiredError,
   type TaskContext,
@@ -32,6 +30,9 @@ import {
   taskRequest,
 } from "./_context.ts";
 import { createInbox, type Inbox } from "./_inbox.ts";
+import { cancelledTask, checkAwaitOptions, failedTask, reporter } from "./_outcome.ts";
+
+export { checkAwaitOptions } from "./_outcome.ts";
 import { cancelTask } from "./tasks.ts";
 
 /** The poll interval when the server suggests none, in ms. */
@@ -53,32 +54,6 @@ interface Run {
   report(task: Task): void;
   inbox: Inbox;
   interval: number | undefined;
-}
-
-/**
- * Checks `awaitTask` options, throwing `TypeError` for a bad one.
- *
- * @param options The caller's options.
- * @returns The same options.
- */
-export function checkAwaitOptions(options: AwaitTaskOptions | undefined): AwaitTaskOptions {
-  if (options === undefined) return {};
-  if (!isObject(options)) throw new TypeError("options must be an object");
-  checkKeys(options, ["timeout", "signal", "assigns", "onStatus"], "the awaitTask options");
-  const { timeout, signal, assigns, onStatus } = options;
-  if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
-    throw new TypeError('option "timeout" must be a positive number of milliseconds');
-  }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new TypeError('option "signal" must be an AbortSignal');
-  }
-  if (assigns !== undefined && !isObject(assigns)) {
-    throw new TypeError('option "assigns" must be an object');
-  }
-  if (onStatus !== undefined && typeof onStatus !== "function") {
-    throw new TypeError('option "onStatus" must be a function');
-  }
-  return options;
 }
 
 /**
@@ -150,52 +125,10 @@ export async function awaitTask(
   }
 }
 
-/** Calls `onStatus` with each new status or message (a failing callback is a warning). */
-function reporter(
-  ctx: TaskContext,
-  onStatus: ((task: Task) => void) | undefined,
-  given: Task | undefined,
-): (task: Task) => void {
-  let last = given === undefined ? undefined : `${given.status}\n${given.statusMessage ?? ""}`;
-  return (task) => {
-    const now = `${task.status}\n${task.statusMessage ?? ""}`;
-    if (now === last || onStatus === undefined) return;
-    last = now;
-    try {
-      onStatus(task);
-    } catch (error) {
-      ctx.requester.warn(`onStatus failed for task ${task.taskId}: ${String(error)}`);
-    }
-  };
-}
-
 /** The wait before the next poll: the task's latest `pollIntervalMs`, bounded. */
 function pollDelay(run: Run, task?: Task): number {
   if (task?.pollIntervalMs !== undefined) run.interval = task.pollIntervalMs;
   return serverDelay(run.interval ?? DEFAULT_POLL_INTERVAL, POLL_FLOOR, POLL_CEILING);
-}
-
-function cancelledTask(task: Task): McpError {
-  return new McpError(`Task ${task.taskId} was cancelled`, {
-    kind: "cancelled",
-    reason: "task_cancelled",
-    data: task,
-  });
-}
-
-function failedTask(task: Task, error: unknown): McpError {
-  const e = isObject(error) ? error : {};
-  const code = typeof e.code === "number" ? e.code : undefined;
-  const message = typeof e.message === "string" ? e.message : task.statusMessage ?? "failed";
-  return new McpError(
-    `Task ${task.taskId} failed: ${message}${code === undefined ? "" : ` (${code})`}`,
-    {
-      kind: "server",
-      reason: serverErrorReason(code),
-      code,
-      data: e.data,
-    },
-  );
 }
 
 async function awaitModern(run: Run): Promise<ToolResult> {

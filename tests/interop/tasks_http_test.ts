@@ -6,7 +6,8 @@ import process from "node:process";
 import { connect } from "../../client/connect.ts";
 import { isTask, type Task } from "../../protocol/tasks.ts";
 import { assert, assertEquals, assertStringIncludes, scriptCommand, test } from "../_harness.ts";
-import { createTasksServer, serveTasksHttp } from "../fixtures/tasks_server.ts";
+import { createTasksServer } from "../fixtures/tasks_server.ts";
+import { serveTasksHttp } from "../fixtures/tasks_http_server.ts";
 
 const resumer = scriptCommand(new URL("../fixtures/task_resume_client.ts", import.meta.url));
 
