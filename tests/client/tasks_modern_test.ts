@@ -196,3 +196,15 @@ test("modern tasks: pushed notifications/tasks on a listen stand in for the next
   assertEquals(text(await awaiting), "forever done {}");
   assertEquals(sent(server, "tasks/get").length, 1);
 });
+
+test("modern tasks: an input_required round before the task keeps the extension declared", async () => {
+  const { server, client } = setup({
+    handler: { elicitation: () => ({ action: "accept", content: { colour: "blue" } }) },
+  });
+  await using _ = client;
+  const result = await client.callTool("confirm", {}, { task: "await" });
+  assertEquals(text(result), "confirm done {}");
+  const calls = sent(server, "tools/call");
+  assertEquals(calls.length, 2);
+  assert(calls.every(declared), "both rounds declared the tasks extension");
+});
