@@ -165,6 +165,7 @@ export function createClient(options: ClientOptions): McpClient {
     requestTimeout: resolved.requestTimeout,
     watch: (listener) => hub.subscribe(listener),
     follow: (taskId) => subs.followTask(taskId),
+    callers: resolved.taskCallers,
   };
   const close = () => connection.close();
   const following = <T>(lists: readonly FollowedList[], result: T): T => {

@@ -39,6 +39,8 @@ export interface TaskContext {
    * function is not called; `undefined` when the server cannot push.
    */
   follow?(taskId: string): (() => void) | undefined;
+  /** Legacy: the callers of awaited tasks, whose `assigns` the server-request inbox hands on. */
+  callers?: Map<string, { assigns?: Record<string, unknown> }>;
 }
 
 /** A task or its id, as the task methods take it. */

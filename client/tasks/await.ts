@@ -195,6 +195,9 @@ async function legacyFailure(run: Run, error: unknown): Promise<unknown> {
 
 async function awaitLegacy(run: Run): Promise<ToolResult> {
   const { ctx, taskId, signal } = run;
+  // The task's input requests come as server requests: the inbox gives them these assigns.
+  const caller = { assigns: run.assigns };
+  if (run.assigns !== undefined) ctx.callers?.set(taskId, caller);
   const ended = new AbortController();
   const stopResult = () => ended.abort(signal.reason);
   signal.addEventListener("abort", stopResult, { once: true });
@@ -234,5 +237,6 @@ async function awaitLegacy(run: Run): Promise<ToolResult> {
   } finally {
     signal.removeEventListener("abort", stopResult);
     ended.abort();
+    if (ctx.callers?.get(taskId) === caller) ctx.callers.delete(taskId);
   }
 }

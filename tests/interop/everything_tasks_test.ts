@@ -23,9 +23,11 @@ function text(result: ToolResult): string {
 function host() {
   const asked: Record<string, unknown>[] = [];
   const relatedTasks: unknown[] = [];
+  const assigns: unknown[] = [];
   const handler: ClientHandler = {
-    elicitation(params) {
+    elicitation(params, ctx) {
       asked.push(params);
+      assigns.push(ctx.assigns);
       relatedTasks.push(
         (params._meta as Record<string, unknown> | undefined)?.[
           "io.modelcontextprotocol/related-task"
@@ -34,7 +36,7 @@ function host() {
       return { action: "accept", content: { interpretation: "historical" } };
     },
   };
-  return { handler, asked, relatedTasks };
+  return { handler, asked, relatedTasks, assigns };
 }
 
 async function exercise(client: McpClient, h: ReturnType<typeof host>): Promise<void> {
@@ -75,8 +77,11 @@ async function exercise(client: McpClient, h: ReturnType<typeof host>): Promise<
   const clarified = await client.callTool(TOOL, { topic: "rivers", ambiguous: true }, {
     task: "await",
     timeout: 30_000,
+    assigns: { user: "ada" },
   });
   assertEquals(h.asked.length, 1);
+  // The request carried the task's related-task _meta: the caller's assigns came with it.
+  assertEquals(h.assigns, [{ user: "ada" }]);
   assertStringIncludes(String(h.asked[0].message), "rivers");
   assertEquals(
     (h.relatedTasks[0] as Record<string, unknown> | undefined)?.taskId !== undefined,
