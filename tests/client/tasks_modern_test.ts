@@ -208,3 +208,14 @@ test("modern tasks: an input_required round before the task keeps the extension 
   assertEquals(calls.length, 2);
   assert(calls.every(declared), "both rounds declared the tasks extension");
 });
+
+test("modern tasks: a task another client cancels ends the wait as task_cancelled", async () => {
+  const { server, client } = setup();
+  await using _ = client;
+  const task = await client.callTool("forever", {}, { task: "return" }) as Task;
+  await using other = createClient({ transport: inProcess(server), reconnect: FAST });
+  const awaiting = mcpError(client.awaitTask(task));
+  assertEquals((await other.cancelTask(task.taskId)).status, "cancelled");
+  const error = await awaiting;
+  assertEquals([error.kind, error.reason], ["cancelled", "task_cancelled"]);
+});
