@@ -56,8 +56,14 @@ export interface TaskMethods {
   callTool(
     name: string,
     args?: Record<string, unknown>,
-    options?: ToolCallOptions,
+    options?: ToolCallOptions & { task?: "await" },
   ): Promise<ToolResult>;
+  /** Calls a tool (see above), with `task` not known until run time. */
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: ToolCallOptions,
+  ): Promise<ToolResult | Task>;
   /** Reads a task's state (`tasks/get`); kind `not_found`, reason `task_expired`, once gone. */
   getTask(task: Task | string, options?: RequestOptions): Promise<Task>;
   /**
