@@ -16,6 +16,7 @@ export * from "./protocol/jsonrpc.ts";
 export * from "./protocol/meta.ts";
 export * from "./protocol/negotiation.ts";
 export * from "./protocol/versions.ts";
+export { isTask, type Task, TASKS_EXTENSION, type TaskStatus } from "./protocol/tasks.ts";
 
 export { connectClient, createClient } from "./client/client.ts";
 export * from "./client/types.ts";

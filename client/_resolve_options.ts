@@ -32,6 +32,11 @@ export interface ResolvedOptions {
   clientInfo: Implementation;
   /** The input handler. */
   handler?: ClientHandler;
+  /**
+   * The callers of the legacy tasks being awaited, by task id: a server request tagged with a
+   * task's related-task `_meta` reaches the handler with its caller's `assigns`.
+   */
+  taskCallers?: Map<string, { assigns?: Record<string, unknown> }>;
   /** The default request timeout. */
   requestTimeout: number;
   /** The probe timeout. */
@@ -258,6 +263,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     versions: offered,
     clientInfo: clientInfo(options.clientInfo),
     handler: handler(options.handler),
+    taskCallers: new Map(),
     requestTimeout: positive("requestTimeout", options.requestTimeout, 60_000, true),
     probeTimeout: positive("probeTimeout", options.probeTimeout, 5_000),
     reconnect: reconnect(options.reconnect),

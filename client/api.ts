@@ -9,6 +9,7 @@ import type { McpError } from "../protocol/errors.ts";
 import type { Implementation, LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { HttpAuth, SetAuthOptions } from "../transports/streamable_http.ts";
+import type { TaskMethods } from "./task_api.ts";
 import type {
   CallOptions,
   CompleteOptions,
@@ -29,7 +30,6 @@ import type {
   ResourceTemplate,
   ResourceTemplatesPage,
   Tool,
-  ToolResult,
   ToolsPage,
 } from "./shapes.ts";
 
@@ -145,7 +145,7 @@ export type NotificationListener = (notification: ServerNotification) => void;
  * if (!client.instructionsForLlm()?.endsWith("\nPrefer short answers.")) throw new Error();
  * ```
  */
-export interface McpClient {
+export interface McpClient extends TaskMethods {
   /** Waits until ready; rejects with kind `timeout` after `timeout` ms, or at once when closed. */
   ready(timeout?: number): Promise<void>;
   /** The connection's state, read without messaging. */
@@ -195,16 +195,6 @@ export interface McpClient {
   cachedTools(): Tool[];
   /** One tool of the last listing; throws kind `not_found` when it is not there. */
   tool(name: string): Tool;
-  /**
-   * Calls a tool; `args` are sent as given. When a modern server answers `input_required`,
-   * the handler answers its input requests and the call is retried (up to `maxRounds`);
-   * no result of such a retry is cached.
-   */
-  callTool(
-    name: string,
-    args?: Record<string, unknown>,
-    options?: CallOptions,
-  ): Promise<ToolResult>;
   /**
    * Gets a prompt; arguments are converted to strings, `null`/`undefined` dropped.
    * `input_required` is answered as in `callTool`.

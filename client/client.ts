@@ -6,9 +6,9 @@
  * `handler/` (what the server asks of the client: input, the legacy server-request inbox,
  * the declared capabilities) ← `connection/` (the state machine, its one state owner, the
  * connect loop, dispatch, sessions, negotiation) ← `requests/` (the request methods, MRTR,
- * pagination) ← `changes/` (notifications, subscriptions, listen, the list cache) ← this
- * file. The handler sits below the connection, not beside the requests, because every link
- * runs the legacy inbox and every modern result is read for its `resultType`; placed with
+ * pagination) ← `tasks/` (server tasks) ← `changes/` (notifications, subscriptions,
+ * listen, the list cache) ← this file. The handler sits below the connection, not beside
+ * the requests, because every link runs the legacy inbox and every modern result is read for its `resultType`; placed with
  * the requests it would make the two folders import each other. The public face (this file,
  * `api.ts`, `connect.ts`, `options.ts`, the types) and the small private base every folder
  * shares stay at the root. ARCHITECTURE.md at the project root has the whole map.
@@ -31,8 +31,10 @@ import {
   type Subscriptions,
 } from "./changes/subscriptions.ts";
 import { instructionsForLlm } from "./requests/instructions.ts";
+import { cancelTask, getTask, type TaskContext } from "./tasks/tasks.ts";
+import { awaitTask } from "./tasks/await.ts";
+import { callToolTask } from "./tasks/call.ts";
 import {
-  callTool,
   checkOptions,
   complete,
   getPrompt,
@@ -112,6 +114,7 @@ export function createClient(options: ClientOptions): McpClient {
     backoff: resolved.reconnect,
     random: resolved.random,
     warn: resolved.warn,
+    capabilities: () => requester.input?.capabilities() ?? {},
   });
   let connectedBefore = false;
   const connection = createConnection(resolved, {
@@ -145,6 +148,24 @@ export function createClient(options: ClientOptions): McpClient {
     warn: resolved.warn,
     input: inputContext(resolved, connection.status),
     notify: connection.notify,
+  };
+  const tasks: TaskContext = {
+    requester,
+    serverCapabilities: () => connection.serverInfo().capabilities,
+    async definition(name, timeout) {
+      let listed;
+      try {
+        listed = client.cachedTools();
+      } catch (error) {
+        if (!(error instanceof McpError) || error.kind !== "not_found") throw error;
+        listed = await client.listAllTools({ timeout });
+      }
+      return listed.find((tool) => tool.name === name);
+    },
+    requestTimeout: resolved.requestTimeout,
+    watch: (listener) => hub.subscribe(listener),
+    follow: (taskId) => subs.followTask(taskId),
+    callers: resolved.taskCallers,
   };
   const close = () => connection.close();
   const following = <T>(lists: readonly FollowedList[], result: T): T => {
@@ -214,7 +235,11 @@ export function createClient(options: ClientOptions): McpClient {
       following(["resources"], templates.listAll(requester, options)),
     cachedTools: () => tools.cached(),
     tool: (name) => tools.tool(name),
-    callTool: (name, args, options) => callTool(requester, name, args, options),
+    callTool:
+      ((name, args, options) => callToolTask(tasks, name, args, options)) as McpClient["callTool"],
+    getTask: (task, options) => getTask(tasks, task, options),
+    awaitTask: (task, options) => awaitTask(tasks, task, options),
+    cancelTask: (task, options) => cancelTask(tasks, task, options),
     getPrompt: (name, args, options) => getPrompt(requester, name, args, options),
     readResource: (uri, options) => readResource(requester, uri, options),
     complete: (ref, argument, options) => complete(requester, ref, argument, options),

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { Task } from "../protocol/tasks.ts";
+
 /** The params of a `notifications/progress` notification. */
 export interface Progress {
   /** The progress so far; rises with each notification. */
@@ -51,6 +53,36 @@ export interface CallOptions extends RequestOptions {
   assigns?: Record<string, unknown>;
   /** Whom the call is made for, handed to the handler as `ctx.principal`. */
   principal?: string;
+}
+
+/** How `callTool` treats a call the server runs as a task. */
+export type TaskMode = "return" | "await";
+
+/**
+ * Options of `callTool`: the call options, and how a server task is treated. `task: "return"`
+ * resolves with the {@linkcode Task} as soon as the server made one; `"await"` polls it to its
+ * end, `timeout` bounding the whole wait (the task is cancelled when it passes or `signal`
+ * aborts).
+ */
+export interface ToolCallOptions extends CallOptions {
+  /** Run the call as a task where the server can: return the task, or await its result. */
+  task?: TaskMode;
+  /** The task's time to live to ask a legacy server for, in ms. */
+  taskTtl?: number;
+  /** Called with each new status of an awaited task. */
+  onStatus?: (task: Task) => void;
+}
+
+/** Options of `awaitTask`. */
+export interface AwaitTaskOptions {
+  /** The longest wait in ms (default the client's `requestTimeout`); then the task is cancelled. */
+  timeout?: number;
+  /** Stops the wait and cancels the task. */
+  signal?: AbortSignal;
+  /** Data of the caller's own, handed to the handler answering the task's input requests. */
+  assigns?: Record<string, unknown>;
+  /** Called with each new status (and status message) of the task. */
+  onStatus?: (task: Task) => void;
 }
 
 /** Options of the one-page list methods. */

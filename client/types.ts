@@ -10,3 +10,4 @@ export type * from "./options.ts";
 export type * from "./api.ts";
 export type * from "./request_options.ts";
 export type * from "./shapes.ts";
+export type * from "./task_api.ts";

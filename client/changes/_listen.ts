@@ -1,6 +1,6 @@
 /**
  * Private: change notifications in the modern era. One `subscriptions/listen` whose filter
- * holds every subscribed URI and the list changes the client follows, replaced by a new listen
+ * holds every subscribed URI, the list changes the client follows and the tasks it awaits, replaced by a new listen
  * (once acknowledged) when that filter changes, routed by `subscriptionId`, reopened after a
  * drop with backoff, and opened again each time the connection becomes ready.
  *
@@ -10,6 +10,8 @@
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
+import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
+import { withTasksExtension } from "../../protocol/tasks.ts";
 import { clearTimer, startTimer, type Timer } from "../../clock/timer.ts";
 import { type Backoff, backoffDelay } from "../_async.ts";
 import { subscriptionsNotSupported } from "../_errors.ts";
@@ -43,6 +45,8 @@ export interface ListenFilter {
   uris: string[];
   /** The list changes followed. */
   lists: ListFlag[];
+  /** The tasks whose news is pushed (`taskIds`, tasks extension). */
+  taskIds?: string[];
 }
 
 /** What the listens need from the client. */
@@ -51,6 +55,8 @@ export interface ListenDeps extends ListenSettings {
   connection: Pick<Connection, "stream" | "status">;
   /** What the listen in force should ask for now (nothing: no listen). */
   filter(): ListenFilter;
+  /** The client's declared modern capabilities (a listen with `taskIds` adds the tasks extension). */
+  capabilities?(): JsonObject;
 }
 
 /** One `subscriptions/listen` request. */
@@ -61,6 +67,8 @@ export interface Listen {
   uris: string[];
   /** The list changes of its filter. */
   lists: ListFlag[];
+  /** The task ids of its filter. */
+  taskIds: string[];
   /** Ends it. */
   controller: AbortController;
   /** The URIs the server acknowledged, once it did. */
@@ -102,14 +110,15 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function isEmpty(filter: ListenFilter): boolean {
-  return filter.uris.length === 0 && filter.lists.length === 0;
+  return filter.uris.length === 0 && filter.lists.length === 0 && !filter.taskIds?.length;
 }
 
 /** The request's `notifications` (a missing field means "not asked for"). */
-function filterParams(uris: string[], lists: ListFlag[]): JsonObject {
+function filterParams(uris: string[], lists: ListFlag[], taskIds: string[] = []): JsonObject {
   const notifications: JsonObject = {};
   for (const flag of lists) notifications[flag] = true;
   if (uris.length > 0) notifications.resourceSubscriptions = uris;
+  if (taskIds.length > 0) notifications.taskIds = taskIds;
   return notifications;
 }
 
@@ -162,6 +171,7 @@ export function createListens(deps: ListenDeps): Listens {
     const listen: Listen = {
       uris: filter.uris,
       lists: filter.lists,
+      taskIds: filter.taskIds ?? [],
       controller: new AbortController(),
       ack: Promise.withResolvers<Set<string>>(),
       ended: false,
@@ -170,9 +180,16 @@ export function createListens(deps: ListenDeps): Listens {
     };
     listen.ack.promise.catch(() => {});
     opening.add(listen);
+    const params: JsonObject = {
+      notifications: filterParams(filter.uris, filter.lists, listen.taskIds),
+    };
+    // `taskIds` needs the tasks extension declared on the listen itself.
+    if (listen.taskIds.length > 0 && deps.capabilities !== undefined) {
+      params._meta = { [META_CLIENT_CAPABILITIES]: withTasksExtension(deps.capabilities()) };
+    }
     connection.stream(
       "subscriptions/listen",
-      { notifications: filterParams(filter.uris, filter.lists) },
+      params,
       {
         signal: listen.controller.signal,
         onId: (id) => {
@@ -223,7 +240,8 @@ export function createListens(deps: ListenDeps): Listens {
     const current = active;
     if (
       current !== undefined && !current.ended && current.generation === generation &&
-      sameSet(current.uris, filter.uris) && sameSet(current.lists, filter.lists)
+      sameSet(current.uris, filter.uris) && sameSet(current.lists, filter.lists) &&
+      sameSet(current.taskIds, filter.taskIds ?? [])
     ) {
       return current;
     }

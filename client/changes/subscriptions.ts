@@ -12,6 +12,8 @@
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { TASKS_EXTENSION } from "../../protocol/tasks.ts";
 import { follow } from "../_async.ts";
 import { checkOptions, nonEmpty } from "../requests/_checks.ts";
 import { subscriptionsNotSupported } from "../_errors.ts";
@@ -26,6 +28,8 @@ export { SUBSCRIPTION_ID } from "./_listen.ts";
 export interface SubscriptionDeps extends ListenSettings {
   /** The connection. */
   connection: Pick<Connection, "request" | "stream" | "ready" | "serverInfo" | "status">;
+  /** The client's declared modern capabilities (for a listen that asks for task news). */
+  capabilities?(): JsonObject;
 }
 
 /** A list whose changes a client can follow (`notifications/<list>/list_changed`). */
@@ -62,6 +66,12 @@ export interface Subscriptions {
   close(): void;
   /** The subscribed URIs. */
   uris(): string[];
+  /**
+   * Modern push of a task's news: adds `taskId` to the listen's `taskIds` until the returned
+   * function is called; `undefined` (nothing to undo) when the ready server is not modern or
+   * does not declare the tasks extension.
+   */
+  followTask(taskId: string): (() => void) | undefined;
 }
 
 function supportsSubscribe(capabilities: Record<string, unknown>): boolean {
@@ -92,7 +102,12 @@ export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
     return [...followed].filter((list) => declaresListChanged(info.capabilities, list))
       .map((list) => FLAGS[list]);
   };
-  const filter = (): ListenFilter => ({ uris: [...uris], lists: lists() });
+  const tasks = new Set<string>();
+  const filter = (): ListenFilter => ({ uris: [...uris], lists: lists(), taskIds: [...tasks] });
+  const resyncQuietly = (what: string) =>
+    listens.resync(deps.requestTimeout).catch((error) =>
+      warn(`Could not ${what} with subscriptions/listen: ${error}`)
+    );
   const listens = createListens({ ...deps, filter });
   const modernEra = () => connection.serverInfo().era === "modern";
   /**
@@ -197,5 +212,22 @@ export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
     close: () => listens.close(),
 
     uris: () => [...uris],
+
+    followTask(taskId) {
+      if (connection.status().state !== "ready") return undefined;
+      const info = connection.serverInfo();
+      const extensions = info.capabilities.extensions;
+      if (
+        info.era !== "modern" || !isObject(extensions) || !isObject(extensions[TASKS_EXTENSION])
+      ) {
+        return undefined;
+      }
+      tasks.add(taskId);
+      resyncQuietly("follow a task");
+      return () => {
+        if (!tasks.delete(taskId) || connection.status().state !== "ready") return;
+        resyncQuietly("stop following a task");
+      };
+    },
   };
 }

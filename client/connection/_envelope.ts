@@ -32,7 +32,8 @@ export interface EnvelopeState {
 }
 
 /**
- * A request's params with the era's envelope added (the caller's own `_meta` keys are kept).
+ * A request's params with the era's envelope added (the caller's own `_meta` keys are kept, and
+ * capabilities it declares there replace the client's for this request).
  *
  * @param options The client's options (for `clientInfo`).
  * @param state The negotiated protocol, or `undefined` before it is known.
@@ -48,7 +49,7 @@ export function envelope(
   if (state?.era === "modern") {
     const meta = buildMeta({
       protocolVersion: state.version,
-      clientCapabilities: state.capabilities,
+      clientCapabilities: ownCapabilities(params) ?? state.capabilities,
       clientInfo: options.clientInfo,
       logLevel: state.logLevel,
       progressToken,
@@ -111,11 +112,21 @@ export function envelopeBuilder(
     const own = params !== undefined && isPlainObject(params._meta) ? params._meta : undefined;
     const meta: JsonObject = own === undefined ? {} : { ...own };
     meta[META_PROTOCOL_VERSION] = base.version;
-    meta[META_CLIENT_CAPABILITIES] = base.capabilities;
+    meta[META_CLIENT_CAPABILITIES] = ownCapabilities(params) ?? base.capabilities;
     if (base.clientInfo !== undefined) meta[META_CLIENT_INFO] = base.clientInfo as JsonObject;
     if (progressToken !== undefined) meta[META_PROGRESS_TOKEN] = progressToken;
     return params === undefined ? { _meta: meta } : { ...params, _meta: meta };
   };
+}
+
+/**
+ * The capabilities a request declares for itself in its own `_meta` (a call that may become a
+ * task adds the tasks extension), which take the place of the client's.
+ */
+function ownCapabilities(params: JsonObject | undefined): JsonObject | undefined {
+  const own = params !== undefined && isPlainObject(params._meta) ? params._meta : undefined;
+  const declared = own?.[META_CLIENT_CAPABILITIES];
+  return isPlainObject(declared) ? declared : undefined;
 }
 
 function isPlainObject(value: unknown): value is JsonObject {

@@ -10,7 +10,7 @@ import type { McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
 import { asMcpError } from "../_errors.ts";
-import { acceptResult } from "../handler/input.ts";
+import { acceptResult, declaresTasks } from "../handler/input.ts";
 import { capabilitiesFor } from "../handler/capabilities.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
 import type { ConnectionRequestOptions, ConnectionState } from "./_state.ts";
@@ -78,7 +78,8 @@ export function sendOn(
     ? undefined
     : opts.maxTotalTimeout - (Date.now() - queuedAt);
   return handle.session.request(method, params, { ...opts, timeout, maxTotalTimeout }).then(
-    (result) => s.negotiated?.era === "modern" ? acceptResult(method, result) : result,
+    (result) =>
+      s.negotiated?.era === "modern" ? acceptResult(method, result, declaresTasks(params)) : result,
   );
 }
 

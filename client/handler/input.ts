@@ -16,6 +16,8 @@ import type { ClientHandler, HandlerContext } from "../../protocol/capabilities.
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { allowsInputRequired } from "../../protocol/mrtr.ts";
+import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
+import { TASKS_EXTENSION } from "../../protocol/tasks.ts";
 import { isObject } from "../_json.ts";
 import { withElicitationDefaults } from "./elicitation_defaults.ts";
 
@@ -206,18 +208,34 @@ export function inputRequiredOf(error: unknown): JsonObject | undefined {
 }
 
 /**
+ * Whether a request's own `_meta` declares the tasks extension in its client capabilities (a
+ * modern server may then answer with a task).
+ *
+ * @param params The request's params as the caller gave them.
+ * @returns `true` when `io.modelcontextprotocol/tasks` is declared.
+ */
+export function declaresTasks(params: JsonObject | undefined): boolean {
+  const meta = params?._meta;
+  const declared = isObject(meta) ? meta[META_CLIENT_CAPABILITIES] : undefined;
+  const extensions = isObject(declared) ? declared.extensions : undefined;
+  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+}
+
+/**
  * Checks a modern result's `resultType` and returns the final result: `"complete"` or absent
  * is final; `"input_required"` is thrown for the MRTR driver (on `tools/call`, `prompts/get`
- * and `resources/read`; on any other method it is invalid); `"task"` is not supported yet;
- * anything else is invalid.
+ * and `resources/read`; on any other method it is invalid); `"task"` is final on a request
+ * that declared the tasks extension (see {@linkcode declaresTasks}), else unexpected; anything
+ * else is invalid.
  *
  * @param method The request's method.
  * @param result The result object.
+ * @param task Whether the request declared the tasks extension (a task result is then final).
  * @returns The result.
  * @throws {McpError} Kind `protocol`: reason `input_required` (the result is the error's
  * `data`), `unexpected_input_required`, `unexpected_task` or `invalid_result_type`.
  */
-export function acceptResult(method: string, result: JsonObject): JsonObject {
+export function acceptResult(method: string, result: JsonObject, task = false): JsonObject {
   const type = result.resultType;
   if (type === undefined || type === "complete") return result;
   if (type === "input_required") {
@@ -235,6 +253,7 @@ export function acceptResult(method: string, result: JsonObject): JsonObject {
     );
   }
   if (type === "task") {
+    if (task && method === "tools/call") return result;
     throw new McpError(`The server answered ${method} with a task the client did not ask for`, {
       kind: "protocol",
       reason: "unexpected_task",

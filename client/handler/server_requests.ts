@@ -11,6 +11,8 @@
  */
 
 import { isMcpError } from "../../protocol/errors.ts";
+import type { HandlerContext } from "../../protocol/capabilities.ts";
+import { META_RELATED_TASK } from "../../protocol/tasks.ts";
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -90,11 +92,17 @@ export function createServerRequests(config: ServerRequestsOptions): ServerReque
     config.signal.addEventListener("abort", stop, { once: true });
     running.set(key, controller);
     try {
-      const outcome = await answerInput(method, params, options.handler, {
+      const ctx: HandlerContext = {
         signal: controller.signal,
         era: "legacy",
         protocolVersion: version,
-      });
+      };
+      // A request for an awaited task's input carries that task's caller's assigns.
+      const related = isObject(params._meta) ? params._meta[META_RELATED_TASK] : undefined;
+      const taskId = isObject(related) ? related.taskId : undefined;
+      const caller = typeof taskId === "string" ? options.taskCallers?.get(taskId) : undefined;
+      if (caller?.assigns !== undefined) ctx.assigns = caller.assigns;
+      const outcome = await answerInput(method, params, options.handler, ctx);
       if (controller.signal.aborted) return; // cancelled by the server, or the link is gone
       if (outcome.ok) return send({ jsonrpc: "2.0", id, result: outcome.result });
       if (outcome.failure === "invalid") {

@@ -28,7 +28,8 @@ import { MODERN_VERSION } from "../../protocol/versions.ts";
 import { clearTimer, startTimer } from "../../clock/timer.ts";
 import { capabilitiesFor } from "../handler/capabilities.ts";
 import { cancelledError } from "../_errors.ts";
-import { put } from "../_json.ts";
+import { isObject, put } from "../_json.ts";
+import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import { answerInput, inputKind, inputProblem, inputRequiredOf } from "../handler/input.ts";
@@ -110,7 +111,13 @@ function roundSignal(
   };
 }
 
-async function answerAll(
+/**
+ * Answers input requests with the client's handler, after checking every one against the
+ * declared capabilities (the server never gets half an answer).
+ *
+ * @returns The answers under the requests' keys.
+ */
+export async function answerAll(
   input: InputContext,
   method: string,
   params: JsonObject,
@@ -243,6 +250,9 @@ async function answerRounds(
       }
     }
     const sent = retryParams(params, responses, parsed.requestState);
+    // Capabilities the call declared for itself (the tasks extension) hold on every round.
+    const own = isObject(params._meta) ? params._meta[META_CLIENT_CAPABILITIES] : undefined;
+    if (own !== undefined) sent._meta = { [META_CLIENT_CAPABILITIES]: own };
     let maxTotalTimeout = request.maxTotalTimeout;
     if (maxTotalTimeout !== undefined) {
       maxTotalTimeout -= Date.now() - started;

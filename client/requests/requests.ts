@@ -63,7 +63,13 @@ export function callTool(
   ).then(toolResult);
 }
 
-function toolResult(result: JsonObject): ToolResult {
+/**
+ * A `tools/call` result (or a task's) as a {@linkcode ToolResult}.
+ *
+ * @param result The result object.
+ * @returns The tool result.
+ */
+export function toolResult(result: JsonObject): ToolResult {
   const content = result.content ?? [];
   if (!Array.isArray(content)) throw invalid("tools/call", "content is not an array");
   const toolResult: ToolResult = {

@@ -42,13 +42,23 @@ const LAYERS: Record<string, readonly string[]> = {
     "client/handler",
     "client/connection",
     "client/requests",
+    "client/tasks",
     "client/changes",
   ],
   // Inside client/ the sub-folders form a line: the root's private base ← handler/ ←
-  // connection/ ← requests/ ← changes/ (and the public face at the root assembles them all).
+  // connection/ ← requests/ ← tasks/ ← changes/ (and the public face at the root assembles
+  // them all).
   "client/handler": ["protocol", "clock", "transports", "client"],
   "client/connection": ["protocol", "clock", "oauth", "transports", "client", "client/handler"],
   "client/requests": ["protocol", "clock", "client", "client/handler", "client/connection"],
+  "client/tasks": [
+    "protocol",
+    "clock",
+    "client",
+    "client/handler",
+    "client/connection",
+    "client/requests",
+  ],
   "client/changes": [
     "protocol",
     "clock",
@@ -56,6 +66,7 @@ const LAYERS: Record<string, readonly string[]> = {
     "client/handler",
     "client/connection",
     "client/requests",
+    "client/tasks",
   ],
   // The mock server and cassettes: the wire, timers, transports and the client's public face.
   testing: ["protocol", "clock", "transports", "client"],

@@ -1,0 +1,178 @@
+/**
+ * `callTool` with server tasks. Modern: the call declares the tasks extension only when the
+ * caller gives `task`, so without it the server answers directly (a server that can only run
+ * the tool as a task answers `-32021`, reported as reason `task_required`). Legacy: the call
+ * is task-augmented (`task: { ttl }`) only when the server declares `tasks.requests.tools.call`
+ * and the tool's `execution.taskSupport` allows it: `"required"` always (awaited when no
+ * `task` is given), `"optional"` only with `task`, otherwise never. The tool's definition
+ * comes from the cached listing, or from one listing when there is none.
+ *
+ * @module
+ */
+
+import { isMcpError, McpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { isTask, type Task, TASKS_EXTENSION } from "../../protocol/tasks.ts";
+import { isObject } from "../_json.ts";
+import { checkCallOptions, nonEmpty, requestOptions } from "../requests/_checks.ts";
+import { requestWithInput } from "../requests/mrtr.ts";
+import { callTool, toolResult } from "../requests/requests.ts";
+import type { CallOptions, TaskMode, ToolCallOptions, ToolResult } from "../types.ts";
+import { type TaskContext, taskOf, withTasksMeta } from "./_context.ts";
+import { awaitTask } from "./await.ts";
+
+/** A legacy tool's `execution.taskSupport` (`"forbidden"` when absent or unknown). */
+export type TaskSupport = "forbidden" | "optional" | "required";
+
+/**
+ * A tool definition's `execution.taskSupport`.
+ *
+ * @param tool The tool as listed (or `undefined`).
+ * @returns Its task support.
+ */
+export function taskSupport(tool: Record<string, unknown> | undefined): TaskSupport {
+  const execution = tool?.execution;
+  const support = isObject(execution) ? execution.taskSupport : undefined;
+  return support === "optional" || support === "required" ? support : "forbidden";
+}
+
+/**
+ * Whether a legacy server takes task-augmented `tools/call` (`tasks.requests.tools.call`).
+ *
+ * @param capabilities The server's capabilities.
+ * @returns `true` when it declares it.
+ */
+export function serverRunsToolTasks(capabilities: JsonObject): boolean {
+  const tasks = capabilities.tasks;
+  const requests = isObject(tasks) ? tasks.requests : undefined;
+  const tools = isObject(requests) ? requests.tools : undefined;
+  return isObject(tools) && tools.call !== undefined && tools.call !== false;
+}
+
+function checkTaskOptions(options: ToolCallOptions | undefined) {
+  if (options !== undefined && !isObject(options)) throw new TypeError("options must be an object");
+  const { task, taskTtl, onStatus, ...rest } = options ?? {};
+  if (task !== undefined && task !== "return" && task !== "await") {
+    throw new TypeError('option "task" must be "return" or "await"');
+  }
+  if (taskTtl !== undefined && !(typeof taskTtl === "number" && taskTtl > 0)) {
+    throw new TypeError('option "taskTtl" must be a positive number of milliseconds');
+  }
+  if (onStatus !== undefined && typeof onStatus !== "function") {
+    throw new TypeError('option "onStatus" must be a function');
+  }
+  return {
+    task: task as TaskMode | undefined,
+    taskTtl: taskTtl as number | undefined,
+    onStatus: onStatus as ((task: Task) => void) | undefined,
+    call: checkCallOptions(rest as CallOptions),
+  };
+}
+
+/**
+ * Calls a tool, running it as a server task where the era, the server and the tool say so.
+ *
+ * @param ctx The client.
+ * @param name The tool.
+ * @param args Its arguments.
+ * @param options The call options, `task`, `taskTtl` and `onStatus`.
+ * @returns The tool result, or the task with `task: "return"`.
+ */
+export async function callToolTask(
+  ctx: TaskContext,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  options?: ToolCallOptions,
+): Promise<ToolResult | Task> {
+  nonEmpty("name", name);
+  if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
+  const { task, taskTtl, onStatus, call } = checkTaskOptions(options);
+  const started = Date.now();
+  const budget = call.timeout ?? ctx.requestTimeout;
+  const left = () => Math.max(1, budget - (Date.now() - started));
+  if (task === undefined) {
+    if (ctx.requester.era() === "legacy") {
+      // A tool that only runs as a task is awaited as one.
+      await ctx.requester.ready(left());
+      if (
+        ctx.requester.era() === "legacy" && serverRunsToolTasks(ctx.serverCapabilities()) &&
+        taskSupport(await ctx.definition(name, left())) === "required"
+      ) {
+        const created = await legacyTaskCall(ctx, name, args, call, taskTtl);
+        return await settle(ctx, created, "await", { ...call, onStatus }, left);
+      }
+    }
+    return await callTool(ctx.requester, name, args, call).catch((error) => {
+      throw taskRequired(name, error);
+    });
+  }
+  // The era decides how the call becomes a task: wait for the handshake.
+  await ctx.requester.ready(left());
+  let created: ToolResult | Task;
+  if (ctx.requester.era() === "modern") {
+    const params = withTasksMeta(ctx, { name, arguments: args ?? {} });
+    const result = await requestWithInput(ctx.requester, "tools/call", params, {
+      ...requestOptions(call),
+      assigns: call.assigns,
+      principal: call.principal,
+    });
+    created = result.resultType === "task" ? taskOf("tools/call", result) : toolResult(result);
+  } else if (
+    serverRunsToolTasks(ctx.serverCapabilities()) &&
+    taskSupport(await ctx.definition(name, left())) !== "forbidden"
+  ) {
+    created = await legacyTaskCall(ctx, name, args, call, taskTtl);
+  } else {
+    created = await callTool(ctx.requester, name, args, call);
+  }
+  return await settle(ctx, created, task, { ...call, onStatus }, left);
+}
+
+/** Returns the task (`"return"`) or awaits it within what is left of the call's time. */
+async function settle(
+  ctx: TaskContext,
+  created: ToolResult | Task,
+  mode: "return" | "await",
+  options: CallOptions & { onStatus?: (task: Task) => void },
+  left: () => number,
+): Promise<ToolResult | Task> {
+  if (!isTask(created) || mode === "return") return created;
+  try {
+    options.onStatus?.(created);
+  } catch (error) {
+    ctx.requester.warn(`onStatus failed for task ${created.taskId}: ${String(error)}`);
+  }
+  return await awaitTask(ctx, created, {
+    timeout: left(),
+    signal: options.signal,
+    assigns: options.assigns,
+    onStatus: options.onStatus,
+  });
+}
+
+/** A legacy task-augmented `tools/call`: the created task (or a direct result). */
+async function legacyTaskCall(
+  ctx: TaskContext,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  call: CallOptions,
+  ttl: number | undefined,
+): Promise<ToolResult | Task> {
+  const params = { name, arguments: args ?? {}, task: ttl === undefined ? {} : { ttl } };
+  const result = await ctx.requester.request("tools/call", params, requestOptions(call));
+  return isObject(result.task) ? taskOf("tools/call", result.task) : toolResult(result);
+}
+
+/** A `-32021` asking for the tasks extension, said clearly (reason `task_required`). */
+function taskRequired(name: string, error: unknown): unknown {
+  if (!isMcpError(error) || error.code !== -32021) return error;
+  const data = isObject(error.data) ? error.data : {};
+  const required = isObject(data.requiredCapabilities) ? data.requiredCapabilities : {};
+  const extensions = isObject(required.extensions) ? required.extensions : {};
+  if (!Object.hasOwn(extensions, TASKS_EXTENSION)) return error;
+  return new McpError(
+    `The server runs tool "${name}" only as a task: call it with { task: "await" } or ` +
+      '{ task: "return" } (-32021)',
+    { kind: error.kind, reason: "task_required", code: -32021, data: error.data, cause: error },
+  );
+}
