@@ -6,7 +6,7 @@
  * `handler/` (what the server asks of the client: input, the legacy server-request inbox,
  * the declared capabilities) ← `connection/` (the state machine, its one state owner, the
  * connect loop, dispatch, sessions, negotiation) ← `requests/` (the request methods, MRTR,
- * pagination) ← `changes/` (notifications, subscriptions, listen, the list cache) ← this
+ * pagination) ← `changes/` (notifications, subscriptions, listen, the cache's wiring) ← this
  * file. The handler sits below the connection, not beside the requests, because every link
  * runs the legacy inbox and every modern result is read for its `resultType`; placed with
  * the requests it would make the two folders import each other. The public face (this file,
@@ -23,7 +23,7 @@ import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
 import { inputContext } from "./requests/mrtr.ts";
 import { createNotificationHub } from "./changes/notifications.ts";
-import { createListCache, createToolCache } from "./changes/list_cache.ts";
+import { createClientCache } from "./changes/cache.ts";
 import { listPage } from "./requests/pagination.ts";
 import {
   createSubscriptions,
@@ -38,7 +38,6 @@ import {
   getPrompt,
   notifyRootsChanged,
   ping,
-  readResource,
   type Requester,
   setLogLevel,
 } from "./requests/requests.ts";
@@ -51,6 +50,7 @@ import type {
   ResourcesPage,
   ResourceTemplate,
   ResourceTemplatesPage,
+  Tool,
   ToolsPage,
 } from "./types.ts";
 import { McpError } from "../protocol/errors.ts";
@@ -93,12 +93,6 @@ export function createClient(options: ClientOptions): McpClient {
   const resolved = resolveOptions(options);
   // An iterator made after close() (and before any reconnect()) is over at once.
   const hub = createNotificationHub(resolved.warn, () => connection.status().state === "closed");
-  const wait = resolved.requestTimeout;
-  const tools = createToolCache(Date.now, wait);
-  const prompts = createListCache<Prompt>("prompts", { waitTimeout: wait });
-  const resources = createListCache<Resource>("resources", { waitTimeout: wait });
-  const templates = createListCache<ResourceTemplate>("resourceTemplates", { waitTimeout: wait });
-  const caches = [tools, prompts, resources, templates];
   // Reaches the connection only once it exists (its events and the client's calls come later).
   const subs: Subscriptions = createSubscriptions({
     connection: {
@@ -117,22 +111,18 @@ export function createClient(options: ClientOptions): McpClient {
   const connection = createConnection(resolved, {
     notification(message: JsonRpcNotification) {
       if (subs.route(message)) return;
-      if (message.method === "notifications/tools/list_changed") tools.invalidate();
-      if (message.method === "notifications/prompts/list_changed") prompts.invalidate();
-      if (message.method === "notifications/resources/list_changed") {
-        resources.invalidate();
-        templates.invalidate();
-      }
+      cache.notification(message.method, message.params);
       hub.publish({ method: message.method, params: message.params ?? {} });
     },
     ready(info) {
       // Notifications may have been missed while disconnected or while the session was lost
       // (a server that restarted may list other things): listings may be out of date.
-      if (connectedBefore) { for (const cache of caches) cache.invalidate(); }
+      if (connectedBefore) cache.endSession();
       connectedBefore = true;
       subs.ready(info);
     },
     closed() {
+      cache.endSession();
       subs.close();
       hub.end();
     },
@@ -146,6 +136,20 @@ export function createClient(options: ClientOptions): McpClient {
     input: inputContext(resolved, connection.status),
     notify: connection.notify,
   };
+  const cache = createClientCache({
+    store: resolved.cache,
+    legacyTtlMs: resolved.legacyTtlMs,
+    requester,
+    transport: resolved.transport,
+    capabilities() {
+      try {
+        return connection.serverInfo().capabilities;
+      } catch {
+        return undefined;
+      }
+    },
+    waitTimeout: resolved.requestTimeout,
+  });
   const close = () => connection.close();
   const following = <T>(lists: readonly FollowedList[], result: T): T => {
     subs.followLists(lists);
@@ -157,7 +161,8 @@ export function createClient(options: ClientOptions): McpClient {
       if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
         throw new TypeError("timeout must be a positive number of milliseconds");
       }
-      return connection.ready(timeout);
+      // A store that already holds a fresh tool listing fills cachedTools() first.
+      return connection.ready(timeout).then(() => cache.warm());
     },
     status: connection.status,
     era() {
@@ -207,16 +212,22 @@ export function createClient(options: ClientOptions): McpClient {
       } as ResourceTemplatesPage;
     },
     // A cached listing follows its list's changes (modern servers send them only when asked).
-    listAllTools: (options) => following(["tools"], tools.listAll(requester, options)),
-    listAllPrompts: (options) => following(["prompts"], prompts.listAll(requester, options)),
-    listAllResources: (options) => following(["resources"], resources.listAll(requester, options)),
+    listAllTools: (options) =>
+      following(["tools"], cache.listAll("tools", options) as Promise<Tool[]>),
+    listAllPrompts: (options) =>
+      following(["prompts"], cache.listAll("prompts", options) as Promise<Prompt[]>),
+    listAllResources: (options) =>
+      following(["resources"], cache.listAll("resources", options) as Promise<Resource[]>),
     listAllResourceTemplates: (options) =>
-      following(["resources"], templates.listAll(requester, options)),
-    cachedTools: () => tools.cached(),
-    tool: (name) => tools.tool(name),
+      following(
+        ["resources"],
+        cache.listAll("resourceTemplates", options) as Promise<ResourceTemplate[]>,
+      ),
+    cachedTools: () => cache.cachedTools(),
+    tool: (name) => cache.tool(name),
     callTool: (name, args, options) => callTool(requester, name, args, options),
     getPrompt: (name, args, options) => getPrompt(requester, name, args, options),
-    readResource: (uri, options) => readResource(requester, uri, options),
+    readResource: (uri, options) => cache.readResource(uri, options),
     complete: (ref, argument, options) => complete(requester, ref, argument, options),
     notifyRootsChanged: () =>
       notifyRootsChanged(
@@ -247,12 +258,10 @@ export function createClient(options: ClientOptions): McpClient {
       if (options !== undefined && (typeof options !== "object" || options === null)) {
         throw new TypeError("setAuth: options must be an object");
       }
-      const before = transport.credentialId;
+      const before = await cache.identity();
       transport.setAuth(auth, options); // checks the form: TypeError when it is not one
-      const after = transport.credentialId;
-      if (before === undefined || after === undefined || before !== after) {
-        for (const cache of caches) cache.forgetPrivate();
-      }
+      // A new identity: its private results are deleted before this returns.
+      await cache.credentialsChanged(before);
       if (connection.status().state === "closed") return;
       await connection.reconnect();
     },

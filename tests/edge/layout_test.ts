@@ -31,12 +31,15 @@ const LAYERS: Record<string, readonly string[]> = {
   // Timers with one clamp (no delay past what setTimeout can hold): below all but protocol/.
   clock: [],
   runtime: ["protocol"],
-  oauth: ["protocol", "clock", "runtime"],
-  transports: ["protocol", "clock", "runtime", "oauth"],
+  // The store contract and the cache's rules: below oauth/, whose token stores build on it.
+  cache: ["protocol", "clock"],
+  oauth: ["protocol", "clock", "runtime", "cache"],
+  transports: ["protocol", "clock", "runtime", "oauth", "cache"],
   // Not runtime/: http.ts (the edge entry) reaches the client, and runtime/ must stay out of it.
   client: [
     "protocol",
     "clock",
+    "cache",
     "oauth",
     "transports",
     "client/handler",
@@ -52,6 +55,7 @@ const LAYERS: Record<string, readonly string[]> = {
   "client/changes": [
     "protocol",
     "clock",
+    "cache",
     "client",
     "client/handler",
     "client/connection",
