@@ -33,7 +33,7 @@ export function cacheOver(
   requester: Requester,
   options: {
     store?: CacheStore;
-    identity?: string;
+    identity?: string | (() => string | undefined);
     server?: string;
     listChanged?: boolean;
     legacyTtlMs?: number;
@@ -45,7 +45,11 @@ export function cacheOver(
     cacheTarget: () =>
       Promise.resolve({
         server: options.server ?? "server",
-        identity: "identity" in options ? options.identity : "me",
+        identity: typeof options.identity === "function"
+          ? options.identity()
+          : "identity" in options
+          ? options.identity
+          : "me",
       }),
   };
   return createClientCache({
