@@ -49,6 +49,7 @@ export type { PreRegisteredClient } from "./oauth/registration.ts";
 export * from "./oauth/_store_exports.ts";
 export { idJagAssertion, type IdJagOptions } from "./oauth/enterprise.ts";
 export { type CacheKey, type CacheStore } from "./cache/store.ts";
+export type { CacheTarget } from "./cache/digest.ts";
 export { memoryStore, type MemoryStoreOptions } from "./cache/memory.ts";
 export { type RedisCommand, redisStore, type RedisStoreOptions } from "./cache/redis.ts";
 export { redisTokenStore, type RedisTokenStoreOptions } from "./oauth/redis_store.ts";

@@ -9,6 +9,8 @@
 import { clearTimer, startTimer } from "../clock/timer.ts";
 import type { CacheKey, CacheStore } from "./store.ts";
 
+const PENDING: Promise<symbol> = Promise.resolve(Symbol("pending"));
+
 /** The longest a store operation may take before it counts as failed. */
 export const STORE_TIMEOUT = 5_000;
 
@@ -34,18 +36,28 @@ export function guardStore(
   timeout = STORE_TIMEOUT,
 ): GuardedStore {
   let failing = false;
-  const run = <T>(op: string, call: () => Promise<T>): Promise<T | undefined> => {
+  const bounded = async <T>(attempt: Promise<T>): Promise<T> => {
+    // An operation that is already done (the memory store) needs no timer.
+    const first = await Promise.race([attempt, PENDING]);
+    if (first !== PENDING) return first as T;
     let timer: ReturnType<typeof startTimer> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = startTimer(() => reject(new Error(`timed out after ${timeout} ms`)), timeout);
     });
+    try {
+      return await Promise.race([attempt, timedOut]);
+    } finally {
+      clearTimer(timer);
+    }
+  };
+  const run = <T>(op: string, call: () => Promise<T>): Promise<T | undefined> => {
     let attempt: Promise<T>;
     try {
       attempt = Promise.resolve(call());
     } catch (error) {
       attempt = Promise.reject(error);
     }
-    return Promise.race([attempt, timedOut]).then((value) => {
+    return bounded(attempt).then((value) => {
       failing = false;
       return value;
     }, (error) => {
@@ -55,7 +67,7 @@ export function guardStore(
       }
       failing = true;
       return undefined;
-    }).finally(() => clearTimer(timer));
+    });
   };
   return {
     get: (key) => run("get", () => store.get(key)),

@@ -60,6 +60,11 @@ export interface ListAllCall {
 
 /** The cache of one list. */
 export interface ListCache<T, O> {
+  /**
+   * A fresh listing without asking the server: this session's (legacy `listChanged`), or
+   * every page fresh in the store; `undefined` otherwise (and while a load runs).
+   */
+  fresh(options: O): Promise<T[] | undefined>;
   /** The listing: fresh pages from the store, else from the server (shared by concurrent callers). */
   listAll(call: ListAllCall, options: O): Promise<T[]>;
   /** The last listing; throws kind `not_found` (reason `not_cached`) before the first. */
@@ -175,6 +180,15 @@ export function createListCache<T, O>(deps: ListCacheDeps<O>): ListCache<T, O> {
   };
 
   return {
+    async fresh(options) {
+      if (sessionFresh && items !== undefined) return [...items];
+      if (inflight) return undefined;
+      try {
+        return [...await load(options, true, true)];
+      } catch {
+        return undefined; // a page is not in the store: list
+      }
+    },
     async listAll(call, options) {
       if (!call.refresh && sessionFresh && items !== undefined) return [...items];
       try {

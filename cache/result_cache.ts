@@ -96,7 +96,17 @@ export function policyOf(
 export function createResultCache(options: ResultCacheOptions): ResultCache {
   const store = guardStore(options.store, options.warn);
   let target: Promise<CacheTarget> | undefined;
-  const current = () => target ??= options.target();
+  let known: CacheTarget | undefined; // the target, once resolved (a hit then costs no await)
+  const current = (): Promise<CacheTarget> | CacheTarget => {
+    if (known !== undefined) return known;
+    const asked = target ??= options.target();
+    asked.then((t) => {
+      if (target === asked) known = t;
+    }, () => {});
+    return asked;
+  };
+  // Which partition a method's results were last found or kept in: looked up first.
+  const lastScope = new Map<string, "public" | "private">();
   // Digests of params seen, so a hit costs no hashing.
   const names = new Map<string, Promise<string>>();
   const paramsName = (params: JsonObject | undefined): Promise<string> | string => {
@@ -137,14 +147,21 @@ export function createResultCache(options: ResultCacheOptions): ResultCache {
       const t = await current();
       const p = await paramsName(params);
       if (t.identity === undefined) return asResult(await store.get(publicKey(t, method, p)));
-      const [shared, own] = await Promise.all([
-        store.get(publicKey(t, method, p)),
-        store.get(privateKey(t, t.identity, method, p)),
-      ]);
-      return asResult(shared) ?? asResult(own);
+      const id = t.identity;
+      const key = (scope: "public" | "private") =>
+        scope === "public" ? publicKey(t, method, p) : privateKey(t, id, method, p);
+      // The server keeps a list's scope across pages: the last one found is tried first.
+      const first = lastScope.get(method) ?? "public";
+      const second = first === "public" ? "private" : "public";
+      const found = asResult(await store.get(key(first)));
+      if (found !== undefined) return found;
+      const other = asResult(await store.get(key(second)));
+      if (other !== undefined) lastScope.set(method, second);
+      return other;
     },
     async save(method, params, result, policy) {
       if (policy === undefined || policy.ttlMs <= 0) return;
+      lastScope.set(method, policy.scope);
       const t = await current();
       const p = await paramsName(params);
       if (policy.scope === "public") {
@@ -172,6 +189,7 @@ export function createResultCache(options: ResultCacheOptions): ResultCache {
     },
     retarget() {
       target = undefined;
+      known = undefined;
     },
   };
 }

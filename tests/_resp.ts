@@ -59,6 +59,7 @@ function encode(args: string[]): Buffer {
 export function respClient(port: number): Promise<RespClient> {
   return new Promise((resolve, reject) => {
     const socket: Socket = connect({ host: "127.0.0.1", port });
+    socket.setNoDelay(true);
     const waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
     let buffer = Buffer.alloc(0);
     socket.on("data", (chunk: Buffer) => {

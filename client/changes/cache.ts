@@ -128,13 +128,18 @@ export function createClientCache(deps: ClientCacheDeps): ClientCache {
   let updates = 0; // resources/updated seen: a read that started before keeps nothing
 
   return {
-    listAll(kind, options) {
+    async listAll(kind, options) {
       const opts = checkOptions(options, ["refresh", "staleIfError"]);
       const call = {
         refresh: flag(opts as Record<string, unknown>, "refresh"),
         staleIfError: flag(opts as Record<string, unknown>, "staleIfError"),
       };
       const { timeout, maxTotalTimeout } = opts;
+      // A hit costs no wait of the caller's to follow (the store's operations are bounded).
+      if (!call.refresh) {
+        const hit = await lists[kind].fresh({ timeout, maxTotalTimeout });
+        if (hit !== undefined) return hit;
+      }
       const shared = lists[kind].listAll(call, { timeout, maxTotalTimeout });
       return follow(shared, WHAT[kind], opts.signal, opts.timeout ?? deps.waitTimeout);
     },

@@ -2,7 +2,7 @@
 // and stopped by the test.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { respClient, type RespClient } from "../_resp.ts";
+import { type RespClient, respClient } from "../_resp.ts";
 
 /** A running redis-server. */
 export interface RedisServer {

@@ -109,7 +109,10 @@ test("cache: list_changed refreshes the listing in the background, once, into ca
   await client.ping();
   await new Promise((resolve) => setTimeout(resolve, 30));
   const refreshes = requests(server, "tools/list").length;
-  assert(refreshes >= 2 && refreshes <= 4, `one refresh per burst, not one per caller: ${refreshes}`);
+  assert(
+    refreshes >= 2 && refreshes <= 4,
+    `one refresh per burst, not one per caller: ${refreshes}`,
+  );
   await client.listAllTools();
   assertEquals(requests(server, "tools/list").length, refreshes, "the refresh filled the cache");
 });
@@ -162,7 +165,11 @@ test("cache: an invalid cursor drops every page of the list and lists again", as
     const cursor = params?.cursor;
     if (cursor === undefined) return toolsPage(["a"], { nextCursor: scheme, ...PUBLIC });
     if (cursor !== scheme) {
-      throw new McpError("Invalid cursor", { kind: "server", reason: "server_error", code: -32602 });
+      throw new McpError("Invalid cursor", {
+        kind: "server",
+        reason: "server_error",
+        code: -32602,
+      });
     }
     return toolsPage([`b-${scheme}`], { ttlMs: 10, cacheScope: "public" });
   });

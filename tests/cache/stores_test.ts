@@ -53,7 +53,8 @@ async function assertThrowsAsync(fn: () => Promise<unknown>): Promise<void> {
   assertEquals(threw, true, "a TypeError");
 }
 
-test("memoryStore: the contract, expiry checked on read", () => contract((now) => memoryStore({ now })));
+test("memoryStore: the contract, expiry checked on read", () =>
+  contract((now) => memoryStore({ now })));
 
 test("memoryStore: bounded, the least recently used entry goes first", async () => {
   const store = memoryStore({ maxEntries: 3 });
@@ -82,6 +83,29 @@ test("redisStore: the contract over a real redis-server, expiry checked on read"
     await store.set(["short"], 1, 30);
     await new Promise((resolve) => setTimeout(resolve, 80));
     assertEquals(await client.command(["GET", "conduit_mcp:cache:short"]), null);
+  } finally {
+    await redis.close();
+  }
+});
+
+test("redisStore: the README's one-liners for Bun, ioredis and node-redis fit the command", async () => {
+  const redis = await startRedis();
+  try {
+    const { command } = await redis.client();
+    // Stand-ins with each client's method shape, over the real server.
+    const bun = { send: (name: string, args: string[]) => command([name, ...args]) };
+    const ioredis = { call: (...args: string[]) => command(args) };
+    const nodeRedis = { sendCommand: (args: string[]) => command(args) };
+    const stores = [
+      redisStore((args) => bun.send(args[0], args.slice(1)), { prefix: "bun" }),
+      redisStore((args) => ioredis.call(...args), { prefix: "ioredis" }),
+      redisStore((args) => nodeRedis.sendCommand(args), { prefix: "node" }),
+    ];
+    for (const store of stores) {
+      await store.set(["tools"], { n: 1 }, 60_000);
+      assertEquals(await store.get(["tools"]), { n: 1 });
+    }
+    assertEquals(await command(["DBSIZE"]), 3);
   } finally {
     await redis.close();
   }

@@ -108,7 +108,12 @@ test("each page of a listing keeps its own ttlMs, on the store's clock", async (
   let now = 1_000;
   const requester = fakeRequester((_method, params) =>
     params?.cursor === undefined
-      ? { tools: [{ name: "a", inputSchema: {} }], nextCursor: "n", ttlMs: 500, cacheScope: "public" }
+      ? {
+        tools: [{ name: "a", inputSchema: {} }],
+        nextCursor: "n",
+        ttlMs: 500,
+        cacheScope: "public",
+      }
       : { tools: [{ name: "b", inputSchema: {} }], ttlMs: 100, cacheScope: "public" }
   );
   const cache = cacheOver(requester, { store: memoryStore({ now: () => now }) });
