@@ -9,7 +9,8 @@
 import { clearTimer, startTimer } from "../clock/timer.ts";
 import type { CacheKey, CacheStore } from "./store.ts";
 
-const PENDING: Promise<symbol> = Promise.resolve(Symbol("pending"));
+const NOT_YET = Symbol("not yet");
+const PENDING: Promise<symbol> = Promise.resolve(NOT_YET);
 
 /** The longest a store operation may take before it counts as failed. */
 export const STORE_TIMEOUT = 5_000;
@@ -39,7 +40,7 @@ export function guardStore(
   const bounded = async <T>(attempt: Promise<T>): Promise<T> => {
     // An operation that is already done (the memory store) needs no timer.
     const first = await Promise.race([attempt, PENDING]);
-    if (first !== PENDING) return first as T;
+    if (first !== NOT_YET) return first as T;
     let timer: ReturnType<typeof startTimer> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = startTimer(() => reject(new Error(`timed out after ${timeout} ms`)), timeout);

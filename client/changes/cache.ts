@@ -7,13 +7,12 @@
  * @module
  */
 
-import { localName } from "../../cache/digest.ts";
+import { type CacheTarget, localName } from "../../cache/digest.ts";
 import { createListCache, type ListCache } from "../../cache/list_cache.ts";
 import { createResultCache, policyOf } from "../../cache/result_cache.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import type { Transport } from "../../transports/transport.ts";
 import { follow } from "../_async.ts";
 import { isObject } from "../_json.ts";
 import { checkCallOptions, nonEmpty, requestOptions } from "../requests/_checks.ts";
@@ -30,8 +29,8 @@ export interface ClientCacheDeps {
   legacyTtlMs: number;
   /** The connection. */
   requester: Requester;
-  /** The transport (it names the server and the credentials). */
-  transport: Transport;
+  /** The transport (it names the server and the credentials; see `Transport.cacheTarget`). */
+  transport: { cacheTarget?(): Promise<CacheTarget> };
   /** The server's capabilities, when ready. */
   capabilities(): Record<string, unknown> | undefined;
   /** How long a caller without its own `timeout` waits for a shared load. */

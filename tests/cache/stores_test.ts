@@ -4,6 +4,7 @@
 import { type CacheKvLike, denoKvStore } from "../../cache/deno_kv.ts";
 import { memoryStore } from "../../cache/memory.ts";
 import { redisStore } from "../../cache/redis.ts";
+import { redisTokenStore } from "../../oauth/redis_store.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { assertEquals, assertThrows, test } from "../_harness.ts";
 import { startRedis } from "./_redis.ts";
@@ -106,6 +107,49 @@ test("redisStore: the README's one-liners for Bun, ioredis and node-redis fit th
       assertEquals(await store.get(["tools"]), { n: 1 });
     }
     assertEquals(await command(["DBSIZE"]), 3);
+  } finally {
+    await redis.close();
+  }
+});
+
+test("redisTokenStore: two stores on one redis-server share tokens; pending ones expire", async () => {
+  const redis = await startRedis();
+  try {
+    const [one, two] = [await redis.client(), await redis.client()];
+    let now = 1_000;
+    const a = redisTokenStore(one.command, { now: () => now });
+    const b = redisTokenStore(two.command, { now: () => now });
+    const key = {
+      principal: "p",
+      issuer: "https://as.example",
+      resource: "https://mcp.example/mcp",
+    };
+    const tokens = {
+      accessToken: "at",
+      tokenType: "Bearer" as const,
+      issuer: key.issuer,
+      resource: key.resource,
+    };
+    await a.setTokens(key, tokens);
+    assertEquals(await b.getTokens(key), tokens, "the other worker sees the login");
+    await b.deleteTokens(key);
+    assertEquals(await a.getTokens(key), undefined);
+    const pending = {
+      state: "s",
+      codeVerifier: "v",
+      issuer: key.issuer,
+      metadata: {},
+      redirectUri: "http://127.0.0.1/cb",
+      resource: key.resource,
+      clientId: "c",
+      tokenEndpointAuthMethod: "none",
+      principal: "p",
+      createdAt: now,
+    };
+    await a.setPending("s", pending, 1_000);
+    assertEquals((await b.getPending("s"))?.state, "s");
+    now += 1_000;
+    assertEquals(await b.getPending("s"), undefined, "expired on read");
   } finally {
     await redis.close();
   }

@@ -141,7 +141,7 @@ test("listAll*: list_changed during a refresh leaves its result stale", async ()
   });
   const cache = cacheOver(requester);
   const pending = cache.listAll("tools");
-  await Promise.resolve();
+  await waitFor(() => requester.calls.length === 1, "the page on its way");
   cache.notification("notifications/tools/list_changed", {}); // while the page is on its way
   release.resolve();
   assertEquals((await pending).length, 1);

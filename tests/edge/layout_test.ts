@@ -413,10 +413,10 @@ test("layout: a layering edge, a private import and a Deno global are each caugh
       "export type X = typeof wire;",
       "export const deno = () => Deno.pid;",
     ].join("\n"),
-    "cache/c.ts": "export const c = 1;\n",
+    "adapters/c.ts": "export const c = 1;\n",
   }, violations);
   assertEquals(found.map((v) => v.key), [
-    "no layering rule for cache/",
+    "no layering rule for adapters/",
     "private: client/x.ts imports transports/_wire.ts",
     "layering: protocol/p.ts imports client/x.ts",
     "global: client/x.ts names Deno",
