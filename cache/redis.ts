@@ -69,6 +69,7 @@ export function checkCommand(command: unknown, who: string): asserts command is 
  *   if (name === "GET") return data.get(key) ?? null;
  *   if (name === "DEL") return data.delete(key) ? 1 : 0;
  *   if (name === "SCAN") return ["0", [...data.keys()]];
+ *   return null;
  * });
  * await store.set(["tools"], ["echo"], 60_000);
  * if ((await store.get(["tools"]) as string[])[0] !== "echo") throw new Error();

@@ -68,6 +68,7 @@ export function cacheTokenStore(store: CacheStore): TokenStore {
  *   if (name === "SET") return void data.set(key, value);
  *   if (name === "GET") return data.get(key) ?? null;
  *   if (name === "DEL") return data.delete(key) ? 1 : 0;
+ *   return null;
  * });
  * const key = { principal: "default", issuer: "https://auth.example.com", resource: "https://mcp.example.com/mcp" };
  * await store.setTokens(key, { accessToken: "at", tokenType: "Bearer", issuer: key.issuer, resource: key.resource });
