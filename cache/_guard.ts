@@ -9,9 +9,6 @@
 import { clearTimer, startTimer } from "../clock/timer.ts";
 import type { CacheKey, CacheStore } from "./store.ts";
 
-const NOT_YET = Symbol("not yet");
-const PENDING: Promise<symbol> = Promise.resolve(NOT_YET);
-
 /** The longest a store operation may take before it counts as failed. */
 export const STORE_TIMEOUT = 5_000;
 
@@ -37,39 +34,46 @@ export function guardStore(
   timeout = STORE_TIMEOUT,
 ): GuardedStore {
   let failing = false;
-  const bounded = async <T>(attempt: Promise<T>): Promise<T> => {
-    // An operation that is already done (the memory store) needs no timer.
-    const first = await Promise.race([attempt, PENDING]);
-    if (first !== NOT_YET) return first as T;
-    let timer: ReturnType<typeof startTimer> | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = startTimer(() => reject(new Error(`timed out after ${timeout} ms`)), timeout);
-    });
-    try {
-      return await Promise.race([attempt, timedOut]);
-    } finally {
-      clearTimer(timer);
+  const failed = (op: string, error: unknown) => {
+    if (!failing) {
+      const why = error instanceof Error ? error.message : String(error);
+      warn(`The cache store failed (${op}: ${why}); going on without the cache until it works`);
     }
+    failing = true;
   };
-  const run = <T>(op: string, call: () => Promise<T>): Promise<T | undefined> => {
-    let attempt: Promise<T>;
-    try {
-      attempt = Promise.resolve(call());
-    } catch (error) {
-      attempt = Promise.reject(error);
-    }
-    return bounded(attempt).then((value) => {
-      failing = false;
-      return value;
-    }, (error) => {
-      if (!failing) {
-        const why = error instanceof Error ? error.message : String(error);
-        warn(`The cache store failed (${op}: ${why}); going on without the cache until it works`);
+  const run = <T>(op: string, call: () => Promise<T>): Promise<T | undefined> =>
+    new Promise<T | undefined>((resolve) => {
+      let done = false;
+      let timer: ReturnType<typeof startTimer> | undefined;
+      const finish = (value: T | undefined) => {
+        if (done) return;
+        done = true;
+        clearTimer(timer);
+        resolve(value);
+      };
+      let attempt: Promise<T>;
+      try {
+        attempt = Promise.resolve(call());
+      } catch (error) {
+        attempt = Promise.reject(error);
       }
-      failing = true;
-      return undefined;
+      attempt.then((value) => {
+        failing = false;
+        finish(value);
+      }, (error) => {
+        failed(op, error);
+        finish(undefined);
+      });
+      // An operation already done (the memory store) settles first and needs no timer.
+      queueMicrotask(() => {
+        if (done) return;
+        timer = startTimer(() => {
+          if (done) return;
+          failed(op, new Error(`timed out after ${timeout} ms`));
+          finish(undefined);
+        }, timeout);
+      });
     });
-  };
   return {
     get: (key) => run("get", () => store.get(key)),
     set: (key, value, ttlMs) => run("set", () => store.set(key, value, ttlMs)).then(() => {}),

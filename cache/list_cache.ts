@@ -104,13 +104,13 @@ export function createListCache<T, O>(deps: ListCacheDeps<O>): ListCache<T, O> {
   let epoch = 0; // bumped by a change: a load that started before keeps nothing fresh
   let identity = 0; // bumped by forgetPrivate: a load that started before is not kept
   let inflight: Promise<T[]> | undefined;
-  let forgetting: Promise<void> = Promise.resolve();
+  let forgetting: Promise<void> | undefined; // deletions of stored pages still running
   let queued = false;
   const params = (cursor: string | undefined) => cursor === undefined ? undefined : { cursor };
 
   /** One listing: pages from the store (when `useStore`) or the server; writes done before it resolves. */
   const load = async (options: O, useStore: boolean, storeOnly = false): Promise<T[]> => {
-    await forgetting;
+    if (forgetting) await forgetting;
     const started = { epoch, identity };
     const fetched: [string | undefined, JsonObject][] = [];
     let storedPages = 0;
@@ -175,8 +175,11 @@ export function createListCache<T, O>(deps: ListCacheDeps<O>): ListCache<T, O> {
   const forgetPages = () => {
     epoch++;
     sessionFresh = false;
-    const previous = forgetting;
-    forgetting = previous.then(() => results.forget(method));
+    const running = (forgetting ?? Promise.resolve()).then(() => results.forget(method));
+    forgetting = running;
+    running.finally(() => {
+      if (forgetting === running) forgetting = undefined;
+    });
   };
 
   return {

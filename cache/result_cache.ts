@@ -144,8 +144,9 @@ export function createResultCache(options: ResultCacheOptions): ResultCache {
 
   return {
     async lookup(method, params) {
-      const t = await current();
-      const p = await paramsName(params);
+      const t = known ?? await current();
+      const name = paramsName(params);
+      const p = typeof name === "string" ? name : await name;
       if (t.identity === undefined) return asResult(await store.get(publicKey(t, method, p)));
       const id = t.identity;
       const key = (scope: "public" | "private") =>
