@@ -5,7 +5,9 @@ import { memoryStore } from "../../cache/memory.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { McpError } from "../../protocol/errors.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
-import { fixtureClient, mcpError, requests, waitFor } from "../client/_helpers.ts";
+import { createClient } from "../../client/client.ts";
+import { inProcess } from "../../transports/in_process.ts";
+import { FAST, fixtureClient, mcpError, requests, waitFor } from "../client/_helpers.ts";
 import { cacheOver, fakeRequester, toolsPage } from "./_helpers.ts";
 
 const PUBLIC = { ttlMs: 60_000, cacheScope: "public" };
@@ -223,4 +225,20 @@ test("cache: a failing store degrades to no cache with one warning, never a fail
   assertEquals(requests(server, "tools/list").length, 2);
   assertEquals(warnings.filter((w) => w.includes("cache store failed")).length, 1);
   assertEquals(client.cachedTools().length, 7);
+});
+
+test("cache: two clients sharing a store see each other's refreshes", async () => {
+  const store = memoryStore();
+  const { client: a, server } = fixtureClient({ listChanged: false }, { cache: store });
+  await using _a = a;
+  const b = createClient({ transport: inProcess(server), cache: store, reconnect: FAST });
+  await using _b = b;
+  assertEquals((await a.listAllTools()).length, 7);
+  assertEquals((await b.listAllTools()).length, 7);
+  assertEquals(requests(server, "tools/list").length, 1, "b used a's listing");
+  server.knobs.extraTools = 1;
+  assertEquals((await a.listAllTools({ refresh: true })).length, 8);
+  assertEquals((await b.listAllTools()).length, 8, "b sees a's refresh");
+  assertEquals(b.cachedTools().length, 8);
+  assertEquals(requests(server, "tools/list").length, 2);
 });
