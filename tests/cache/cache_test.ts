@@ -241,4 +241,7 @@ test("cache: two clients sharing a store see each other's refreshes", async () =
   assertEquals((await b.listAllTools()).length, 8, "b sees a's refresh");
   assertEquals(b.cachedTools().length, 8);
   assertEquals(requests(server, "tools/list").length, 2);
+  // Refreshing at once, the two do not share a load: both fetch; the last write wins.
+  await Promise.all([a.listAllTools({ refresh: true }), b.listAllTools({ refresh: true })]);
+  assertEquals(requests(server, "tools/list").length, 4);
 });
