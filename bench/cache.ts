@@ -4,7 +4,8 @@
 //   listAllTools() memory    a fresh listing from the memory store (the default)
 //   listAllTools() Deno KV   a fresh listing from a Deno KV file (Deno only: Bun has no KV)
 //   listAllTools() Redis     a fresh listing from a real redis-server on 127.0.0.1
-//   round trip               listAllTools({ refresh: true }) against the in-process server
+//   round trip               listAllTools({ refresh: true }) against the in-process server,
+//                            and over Streamable HTTP to the fixture on 127.0.0.1
 //
 // Goal: cachedTools() and a memory-store listAllTools() at most 5 µs median each.
 // Usage: node bench/run.mjs cache [--runtime deno|bun] [--runs 3]
@@ -20,6 +21,8 @@ import type { McpClient } from "../client/types.ts";
 import { inProcess } from "../transports/in_process.ts";
 import { createFixtureServer } from "../tests/fixtures/server.ts";
 import { startRedis } from "../tests/cache/_redis.ts";
+import { startHttpFixture } from "../tests/fixtures/http_server.ts";
+import { streamableHttp } from "../transports/streamable_http.ts";
 import {
   contextLine,
   exit,
@@ -77,6 +80,7 @@ interface Figures {
   kv?: number;
   redis: number;
   roundTrip: number;
+  httpRoundTrip: number;
 }
 
 async function once(redisCommand: (args: string[]) => Promise<unknown>): Promise<Figures> {
@@ -86,8 +90,19 @@ async function once(redisCommand: (args: string[]) => Promise<unknown>): Promise
     memory: await timeAsync(ITERATIONS, () => memory.listAllTools()),
     roundTrip: await timeAsync(SLOW_ITERATIONS, () => memory.listAllTools({ refresh: true })),
     redis: 0,
+    httpRoundTrip: 0,
   };
   await memory.close();
+  {
+    await using fixture = await startHttpFixture({ core: { mode: "modern-only", extraTools: 13 } });
+    const h = createClient({ transport: streamableHttp(fixture.url), cache: memoryStore() });
+    await h.ready();
+    figures.httpRoundTrip = await timeAsync(
+      SLOW_ITERATIONS / 4,
+      () => h.listAllTools({ refresh: true }),
+    );
+    await h.close();
+  }
   const deno = (globalThis as { Deno?: { openKv?(path: string): Promise<unknown> } }).Deno;
   if (runtime === "deno" && deno?.openKv) {
     const dir = mkdtempSync(join(tmpdir(), "conduit-bench-kv-"));
@@ -123,10 +138,11 @@ const rows: [string, number][] = [
   ["listAllTools() · Deno KV file", med((f) => f.kv)],
   ["listAllTools() · Redis (127.0.0.1)", med((f) => f.redis)],
   ["server round trip (in-process, refresh)", med((f) => f.roundTrip)],
+  ["server round trip (HTTP 127.0.0.1, refresh)", med((f) => f.httpRoundTrip)],
 ];
 console.log(`cache · ${runtime} · ${runs} runs · 20 tools, one page`);
 printTable(["case", "µs (median)"], rows.map(([name, us]) => [name, fmt(us)]));
 console.log(goalLine("cachedTools() µs", rows[0][1], (v) => v <= 5, "≤ 5", " µs"));
 console.log(goalLine("listAllTools() memory µs", rows[1][1], (v) => v <= 5, "≤ 5", " µs"));
-console.log(contextLine("Redis hit / server round trip", rows[3][1] / rows[4][1]));
+console.log(contextLine("Redis hit / HTTP round trip", rows[3][1] / rows[5][1]));
 exit(0);
