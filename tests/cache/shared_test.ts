@@ -42,14 +42,16 @@ async function twoProcesses(
   credentials: [string, string],
   command: { command: string; args: string[] },
   store: string,
-): Promise<{ reports: Report[]; asked: number[] }> {
+): Promise<{ reports: Report[]; asked: number[]; other: string[][] }> {
   await using fixture = await startHttpFixture({ core: { ttlMs: 60_000, cacheScope: scope } });
   const counted = () =>
     fixture.core.methods().filter((m) => m === "tools/list" || m === "resources/read").length;
   const reports: Report[] = [];
   const asked: number[] = [];
+  const other: string[][] = [];
   for (const credentialId of credentials) {
     const before = counted();
+    const seen = fixture.core.methods().length;
     reports.push(
       await run(command, {
         CACHE_URL: fixture.url.href,
@@ -58,11 +60,16 @@ async function twoProcesses(
       }),
     );
     asked.push(counted() - before);
+    const requests = fixture.core.methods().slice(seen);
+    other.push([...new Set(requests)].filter((m) => m !== "tools/list" && m !== "resources/read"));
   }
-  return { reports, asked };
+  return { reports, asked, other };
 }
 
-function check(result: { reports: Report[]; asked: number[] }, shared: boolean): void {
+function check(
+  result: { reports: Report[]; asked: number[]; other: string[][] },
+  shared: boolean,
+): void {
   const [first, second] = result.reports;
   assertEquals(first.cachedAtReady, -1, "the first process found nothing in the store");
   assertEquals(result.asked[0], 2, "the first process listed and read at the server");
@@ -70,6 +77,10 @@ function check(result: { reports: Report[]; asked: number[] }, shared: boolean):
   assertEquals(second.read, "contents of test://resource1");
   if (shared) {
     assertEquals(result.asked[1], 0, "the second process asked the server nothing cacheable");
+    // What else it sends: the handshake, and the listen that keeps its listing fresh.
+    // (the listen may not have gone out before the process ended).
+    const allowed = ["server/discover", "subscriptions/listen"];
+    assert(result.other[1].every((m) => allowed.includes(m)), `also sent ${result.other[1]}`);
     assertEquals(second.cachedAtReady, 7, "ready() filled cachedTools() from the store");
   } else {
     assertEquals(result.asked[1], 2, "another identity does not see private results");
