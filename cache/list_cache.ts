@@ -129,8 +129,12 @@ export function createListCache<T, O>(deps: ListCacheDeps<O>): ListCache<T, O> {
       try {
         result = await deps.fetch(cursor, options);
       } catch (error) {
-        // A cursor from a stored page the server no longer knows: every page goes.
-        if (storedPages > 0 && invalidCursor(error, cursor)) throw { restart: error };
+        // A cursor the server no longer knows: every stored page goes, and a listing that
+        // followed a stored page's cursor starts again from the server.
+        if (invalidCursor(error, cursor)) {
+          if (storedPages > 0) throw { restart: error };
+          await results.forget(method);
+        }
         throw error;
       }
       if (result.cacheScope !== "public") scopes = false;

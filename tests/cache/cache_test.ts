@@ -152,6 +152,10 @@ test("cache: a legacy listing with listChanged is fresh until list_changed; else
   await waitFor(() => requests(server, "tools/list").length === 2, "the refresh after the change");
   await client.listAllTools();
   assertEquals(requests(server, "tools/list").length, 2);
+  server.dropAll("crash"); // a reconnect ends the session's freshness
+  await waitFor(() => server.connections === 2 && client.status().state === "ready", "reconnect");
+  await client.listAllTools();
+  assertEquals(requests(server, "tools/list").length, 3);
 
   const other = fixtureClient({ mode: "legacy-only", listChanged: false }, { legacyTtlMs: 60_000 });
   await using _other = other.client;
