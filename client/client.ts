@@ -115,8 +115,8 @@ export function createClient(options: ClientOptions): McpClient {
       hub.publish({ method: message.method, params: message.params ?? {} });
     },
     ready(info) {
-      // Notifications may have been missed while disconnected or while the session was lost
-      // (a server that restarted may list other things): listings may be out of date.
+      // Notifications may have been missed while disconnected or while the session was lost:
+      // a legacy listing kept for its session is out of date (modern ones follow ttlMs).
       if (connectedBefore) cache.endSession();
       connectedBefore = true;
       subs.ready(info);
@@ -260,7 +260,7 @@ export function createClient(options: ClientOptions): McpClient {
       }
       const before = await cache.identity();
       transport.setAuth(auth, options); // checks the form: TypeError when it is not one
-      // A new identity: its private results are deleted before this returns.
+      // A new identity: the old one's private results are deleted before this returns.
       await cache.credentialsChanged(before);
       if (connection.status().state === "closed") return;
       await connection.reconnect();
