@@ -1,6 +1,7 @@
 /**
  * Private: what both entries export — the protocol core, the client, the transport contract,
- * the Streamable HTTP transport and the edge-safe part of OAuth. `mod.ts` adds stdio,
+ * the Streamable HTTP transport, the edge-safe part of OAuth and the edge-safe cache stores
+ * (memory and Redis). `mod.ts` adds stdio,
  * spawning, the in-process transport, its `connect` and the OAuth pieces that need a
  * runtime; `http.ts` adds its HTTP-only `connect`. Nothing here may reach `runtime/`, stdio,
  * Hono or `oauth/callback.ts` (tests/edge/graph_test.ts checks `http.ts`'s graph).
@@ -48,3 +49,8 @@ export type { ClientMetadata } from "./oauth/dynamic_registration.ts";
 export type { PreRegisteredClient } from "./oauth/registration.ts";
 export * from "./oauth/_store_exports.ts";
 export { idJagAssertion, type IdJagOptions } from "./oauth/enterprise.ts";
+export { type CacheKey, type CacheStore } from "./cache/store.ts";
+export type { CacheTarget } from "./cache/digest.ts";
+export { memoryStore, type MemoryStoreOptions } from "./cache/memory.ts";
+export { type RedisCommand, redisStore, type RedisStoreOptions } from "./cache/redis.ts";
+export { redisTokenStore, type RedisTokenStoreOptions } from "./oauth/redis_store.ts";

@@ -51,3 +51,4 @@ export {
   kvTokenStore,
   type KvTokenStoreOptions,
 } from "./oauth/kv_store.ts";
+export { type CacheKvLike, denoKvStore, type DenoKvStoreOptions } from "./cache/deno_kv.ts";

@@ -1,4 +1,4 @@
-// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak] [--runtime deno|bun]
+// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache] [--runtime deno|bun]
 // [--runs 3]` (`npm run bench -- …`; `npm run bench:peak` and `npm run soak` name theirs).
 // Without a bench name it runs stdio and http; without --runtime, both
 // runtimes. Each bench runs every case --runs times (one process per client and case) and
@@ -23,6 +23,9 @@ const DENO_FLAGS = [
   "--allow-net=127.0.0.1",
 ];
 
+// The cache bench opens a Deno KV file in a temporary directory.
+const CACHE_FLAGS = ["--unstable-kv", "--allow-write"];
+
 const argv = process.argv.slice(2);
 const benches = [];
 const runtimes = [];
@@ -30,7 +33,7 @@ let runs = "3";
 const passThrough = [];
 for (let i = 0; i < argv.length; i++) {
   const arg = argv[i];
-  if (arg === "stdio" || arg === "http" || arg === "peak" || arg === "soak") benches.push(arg);
+  if (["stdio", "http", "peak", "soak", "cache"].includes(arg)) benches.push(arg);
   else if (arg === "--runtime") runtimes.push(...argv[++i].split(","));
   else if (arg.startsWith("--runtime=")) runtimes.push(...arg.slice(10).split(","));
   else if (arg === "--runs") runs = argv[++i];
@@ -59,7 +62,13 @@ for (const bench of benches) {
     const script = join(here, `${bench}.ts`);
     const args = ["--runs", runs, ...passThrough];
     const [command, commandArgs] = runtime === "deno"
-      ? [bin("deno"), ["run", ...DENO_FLAGS, script, ...args]]
+      ? [bin("deno"), [
+        "run",
+        ...DENO_FLAGS,
+        ...(bench === "cache" ? CACHE_FLAGS : []),
+        script,
+        ...args,
+      ]]
       : [bin("bun"), [script, ...args]];
     console.log(`\n######## ${bench} · ${runtime}`);
     const result = spawnSync(command, commandArgs, {

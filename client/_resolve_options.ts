@@ -10,6 +10,8 @@ import { checkKeys } from "../protocol/option_keys.ts";
 import { era, SUPPORTED_VERSIONS } from "../protocol/versions.ts";
 import type { Transport } from "../transports/transport.ts";
 import { DEFAULT_MAX_RETRY_AFTER } from "../clock/timer.ts";
+import { memoryStore } from "../cache/memory.ts";
+import type { CacheStore } from "../cache/store.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
 import type { ClientOptions, ProtocolChoice } from "./types.ts";
@@ -59,6 +61,10 @@ export interface ResolvedOptions {
   elicitationUrl: boolean;
   /** The most `input_required` rounds one call answers. */
   maxRounds: number;
+  /** The cache store (default: a memory store of this client's own). */
+  cache: CacheStore;
+  /** How long legacy listings without `listChanged` are kept. */
+  legacyTtlMs: number;
   /** Where diagnostics go. */
   warn(message: string): void;
   /** The jitter source. */
@@ -91,6 +97,8 @@ const KEYS = new Set([
   "retry",
   "includeInstructions",
   "trusted",
+  "cache",
+  "legacyTtlMs",
 ]);
 
 function bad(key: string, what: string): never {
@@ -235,6 +243,23 @@ function reconnect(value: unknown): ResolvedOptions["reconnect"] {
   return members("reconnect", value, backoff(5, 200, 10_000));
 }
 
+function cacheStore(value: unknown): CacheStore {
+  if (value === undefined) return memoryStore();
+  const methods = ["get", "set", "delete", "deletePrefix"];
+  if (!isObject(value) || !methods.every((m) => typeof value[m] === "function")) {
+    bad("cache", "must be a store (memoryStore(), denoKvStore(kv) or redisStore(command))");
+  }
+  return value as unknown as CacheStore;
+}
+
+function legacyTtl(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value !== "number" || !(value >= 0) || !Number.isFinite(value)) {
+    bad("legacyTtlMs", "must be a number of milliseconds (0 or more)");
+  }
+  return value as number;
+}
+
 /**
  * Validates options and fills in defaults.
  *
@@ -281,6 +306,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     retry: retry(options.retry),
     includeInstructions: flag("includeInstructions", options.includeInstructions),
     trusted: flag("trusted", options.trusted),
+    cache: cacheStore(options.cache),
+    legacyTtlMs: legacyTtl(options.legacyTtlMs),
     warn: (message) => {
       try {
         (onWarning as ((message: string) => void) | undefined)?.(message);

@@ -15,6 +15,7 @@ import type {
   CompleteOptions,
   ListAllOptions,
   ListOptions,
+  ReadResourceOptions,
   RequestOptions,
 } from "./request_options.ts";
 import type {
@@ -177,8 +178,10 @@ export interface McpClient extends TaskMethods {
   /** Lists one page of resource templates. */
   listResourceTemplates(options?: ListOptions): Promise<ResourceTemplatesPage>;
   /**
-   * Lists every tool, following `nextCursor`, through the cache: a fresh listing (within the
-   * server's `ttlMs`, no list_changed since) is returned without asking the server;
+   * Lists every tool, following `nextCursor`, through the cache: a fresh listing (every page
+   * within the server's `ttlMs`, no list_changed since; for a legacy server, see the
+   * `legacyTtlMs` option) is returned without asking the server, from the client's store
+   * (shared with other clients and processes that use the same store);
    * otherwise one refresh runs at a time, shared by concurrent callers, and fills the cache
    * even when every caller stopped waiting for it. From the first call on, the client follows
    * the list's changes: a modern server that declares `tools.listChanged` sends them only on
@@ -191,7 +194,10 @@ export interface McpClient extends TaskMethods {
   listAllResources(options?: ListAllOptions): Promise<Resource[]>;
   /** Lists every resource template through the cache, as `listAllTools` does. */
   listAllResourceTemplates(options?: ListAllOptions): Promise<ResourceTemplate[]>;
-  /** The tools of the last `listAllTools`; throws kind `not_found` before the first. */
+  /**
+   * The tools of the last `listAllTools` (or list_changed refresh, or the store's fresh
+   * listing that `ready()` found), fresh or not; throws kind `not_found` before the first.
+   */
   cachedTools(): Tool[];
   /** One tool of the last listing; throws kind `not_found` when it is not there. */
   tool(name: string): Tool;
@@ -204,8 +210,12 @@ export interface McpClient extends TaskMethods {
     args?: Record<string, unknown>,
     options?: CallOptions,
   ): Promise<GetPromptResult>;
-  /** Reads a resource; `input_required` is answered as in `callTool`. */
-  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult>;
+  /**
+   * Reads a resource; `input_required` is answered as in `callTool`. A result the server
+   * gave a `ttlMs` is cached (by `uri`, in its `cacheScope`) until then or until a
+   * `resources/updated` for it; `cache: "refresh" | "bypass"` skips a cached one.
+   */
+  readResource(uri: string, options?: ReadResourceOptions): Promise<ReadResourceResult>;
   /** Asks for completions of `argument` of `ref`. */
   complete(
     ref: CompletionRef,

@@ -7,7 +7,7 @@
  * the declared capabilities) ← `connection/` (the state machine, its one state owner, the
  * connect loop, dispatch, sessions, negotiation) ← `requests/` (the request methods, MRTR,
  * pagination) ← `tasks/` (server tasks) ← `changes/` (notifications, subscriptions,
- * listen, the list cache) ← this file. The handler sits below the connection, not beside
+ * listen, the cache's wiring) ← this file. The handler sits below the connection, not beside
  * the requests, because every link runs the legacy inbox and every modern result is read for its `resultType`; placed with
  * the requests it would make the two folders import each other. The public face (this file,
  * `api.ts`, `connect.ts`, `options.ts`, the types) and the small private base every folder
@@ -23,7 +23,7 @@ import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
 import { inputContext } from "./requests/mrtr.ts";
 import { createNotificationHub } from "./changes/notifications.ts";
-import { createListCache, createToolCache } from "./changes/list_cache.ts";
+import { createClientCache } from "./changes/cache.ts";
 import { listPage } from "./requests/pagination.ts";
 import {
   createSubscriptions,
@@ -40,7 +40,6 @@ import {
   getPrompt,
   notifyRootsChanged,
   ping,
-  readResource,
   type Requester,
   setLogLevel,
 } from "./requests/requests.ts";
@@ -53,6 +52,7 @@ import type {
   ResourcesPage,
   ResourceTemplate,
   ResourceTemplatesPage,
+  Tool,
   ToolsPage,
 } from "./types.ts";
 import { McpError } from "../protocol/errors.ts";
@@ -95,12 +95,6 @@ export function createClient(options: ClientOptions): McpClient {
   const resolved = resolveOptions(options);
   // An iterator made after close() (and before any reconnect()) is over at once.
   const hub = createNotificationHub(resolved.warn, () => connection.status().state === "closed");
-  const wait = resolved.requestTimeout;
-  const tools = createToolCache(Date.now, wait);
-  const prompts = createListCache<Prompt>("prompts", { waitTimeout: wait });
-  const resources = createListCache<Resource>("resources", { waitTimeout: wait });
-  const templates = createListCache<ResourceTemplate>("resourceTemplates", { waitTimeout: wait });
-  const caches = [tools, prompts, resources, templates];
   // Reaches the connection only once it exists (its events and the client's calls come later).
   const subs: Subscriptions = createSubscriptions({
     connection: {
@@ -120,22 +114,18 @@ export function createClient(options: ClientOptions): McpClient {
   const connection = createConnection(resolved, {
     notification(message: JsonRpcNotification) {
       if (subs.route(message)) return;
-      if (message.method === "notifications/tools/list_changed") tools.invalidate();
-      if (message.method === "notifications/prompts/list_changed") prompts.invalidate();
-      if (message.method === "notifications/resources/list_changed") {
-        resources.invalidate();
-        templates.invalidate();
-      }
+      cache.notification(message.method, message.params);
       hub.publish({ method: message.method, params: message.params ?? {} });
     },
     ready(info) {
-      // Notifications may have been missed while disconnected or while the session was lost
-      // (a server that restarted may list other things): listings may be out of date.
-      if (connectedBefore) { for (const cache of caches) cache.invalidate(); }
+      // Notifications may have been missed while disconnected or while the session was lost:
+      // a legacy listing kept for its session is out of date (modern ones follow ttlMs).
+      if (connectedBefore) cache.endSession();
       connectedBefore = true;
       subs.ready(info);
     },
     closed() {
+      cache.endSession();
       subs.close();
       hub.end();
     },
@@ -167,6 +157,20 @@ export function createClient(options: ClientOptions): McpClient {
     follow: (taskId) => subs.followTask(taskId),
     callers: resolved.taskCallers,
   };
+  const cache = createClientCache({
+    store: resolved.cache,
+    legacyTtlMs: resolved.legacyTtlMs,
+    requester,
+    transport: resolved.transport,
+    capabilities() {
+      try {
+        return connection.serverInfo().capabilities;
+      } catch {
+        return undefined;
+      }
+    },
+    waitTimeout: resolved.requestTimeout,
+  });
   const close = () => connection.close();
   const following = <T>(lists: readonly FollowedList[], result: T): T => {
     subs.followLists(lists);
@@ -178,7 +182,8 @@ export function createClient(options: ClientOptions): McpClient {
       if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
         throw new TypeError("timeout must be a positive number of milliseconds");
       }
-      return connection.ready(timeout);
+      // A store that already holds a fresh tool listing fills cachedTools() first.
+      return connection.ready(timeout).then(() => cache.warm());
     },
     status: connection.status,
     era() {
@@ -228,20 +233,26 @@ export function createClient(options: ClientOptions): McpClient {
       } as ResourceTemplatesPage;
     },
     // A cached listing follows its list's changes (modern servers send them only when asked).
-    listAllTools: (options) => following(["tools"], tools.listAll(requester, options)),
-    listAllPrompts: (options) => following(["prompts"], prompts.listAll(requester, options)),
-    listAllResources: (options) => following(["resources"], resources.listAll(requester, options)),
+    listAllTools: (options) =>
+      following(["tools"], cache.listAll("tools", options) as Promise<Tool[]>),
+    listAllPrompts: (options) =>
+      following(["prompts"], cache.listAll("prompts", options) as Promise<Prompt[]>),
+    listAllResources: (options) =>
+      following(["resources"], cache.listAll("resources", options) as Promise<Resource[]>),
     listAllResourceTemplates: (options) =>
-      following(["resources"], templates.listAll(requester, options)),
-    cachedTools: () => tools.cached(),
-    tool: (name) => tools.tool(name),
+      following(
+        ["resources"],
+        cache.listAll("resourceTemplates", options) as Promise<ResourceTemplate[]>,
+      ),
+    cachedTools: () => cache.cachedTools(),
+    tool: (name) => cache.tool(name),
     callTool:
       ((name, args, options) => callToolTask(tasks, name, args, options)) as McpClient["callTool"],
     getTask: (task, options) => getTask(tasks, task, options),
     awaitTask: (task, options) => awaitTask(tasks, task, options),
     cancelTask: (task, options) => cancelTask(tasks, task, options),
     getPrompt: (name, args, options) => getPrompt(requester, name, args, options),
-    readResource: (uri, options) => readResource(requester, uri, options),
+    readResource: (uri, options) => cache.readResource(uri, options),
     complete: (ref, argument, options) => complete(requester, ref, argument, options),
     notifyRootsChanged: () =>
       notifyRootsChanged(
@@ -272,12 +283,10 @@ export function createClient(options: ClientOptions): McpClient {
       if (options !== undefined && (typeof options !== "object" || options === null)) {
         throw new TypeError("setAuth: options must be an object");
       }
-      const before = transport.credentialId;
+      const before = await cache.identity();
       transport.setAuth(auth, options); // checks the form: TypeError when it is not one
-      const after = transport.credentialId;
-      if (before === undefined || after === undefined || before !== after) {
-        for (const cache of caches) cache.forgetPrivate();
-      }
+      // A new identity: the old one's private results are deleted before this returns.
+      await cache.credentialsChanged(before);
       if (connection.status().state === "closed") return;
       await connection.reconnect();
     },

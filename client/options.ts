@@ -8,6 +8,7 @@
 import type { ClientHandler } from "../protocol/capabilities.ts";
 import type { Implementation } from "../protocol/meta.ts";
 import type { Transport } from "../transports/transport.ts";
+import type { CacheStore } from "../cache/store.ts";
 
 /**
  * How the client reconnects after the transport fails: a stdio process that exits, or an
@@ -151,4 +152,16 @@ export interface ClientOptions {
   includeInstructions?: boolean;
   /** Trust the server: `instructionsForLlm()` leaves out the line naming it (default `false`). */
   trusted?: boolean;
+  /**
+   * Where listings and `resources/read` results are cached (default: a `memoryStore()` of
+   * this client's own). Pass one store to many clients, or `denoKvStore(kv)` /
+   * `redisStore(command)`, to share them between processes and hosts.
+   */
+  cache?: CacheStore;
+  /**
+   * How long a legacy server's listing is fresh, in milliseconds, for a list the server
+   * declares no `listChanged` for (default 0: asked again each time). With `listChanged` it
+   * stays fresh until the server's `list_changed`, a reconnect or the session's end.
+   */
+  legacyTtlMs?: number;
 }

@@ -99,6 +99,20 @@ export interface ListOptions extends RequestOptions {
 export interface ListAllOptions extends RequestOptions {
   /** Ignore a fresh cached listing and ask the server. */
   refresh?: boolean;
+  /**
+   * When the refresh fails with a transport error (the server is unreachable), return the
+   * last listing instead, stale, with a warning (default `false`: the error).
+   */
+  staleIfError?: boolean;
+}
+
+/** Options of `readResource`. */
+export interface ReadResourceOptions extends CallOptions {
+  /**
+   * How the read uses the cache: `"use"` a fresh cached result (default), `"refresh"` ask
+   * the server and cache the answer, `"bypass"` ask the server and leave the cache alone.
+   */
+  cache?: "use" | "refresh" | "bypass";
 }
 
 /** Options of `complete`. */

@@ -42,6 +42,7 @@ export {
 } from "./callback.ts";
 export * from "./_store_exports.ts";
 export { type KvKeyPart, type KvLike, kvTokenStore, type KvTokenStoreOptions } from "./kv_store.ts";
+export { redisTokenStore, type RedisTokenStoreOptions } from "./redis_store.ts";
 export {
   type AuthChallenge,
   parseChallenges,

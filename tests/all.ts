@@ -1,4 +1,8 @@
 // Every test file, for runners that take one entry (bun.test.ts). Keep sorted.
+import "./cache/cache_test.ts";
+import "./cache/shared_test.ts";
+import "./cache/stores_test.ts";
+import "./cache/target_test.ts";
 import "./client/auth_test.ts";
 import "./client/connect_test.ts";
 import "./client/connection_test.ts";

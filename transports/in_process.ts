@@ -9,6 +9,7 @@
 import { McpError } from "../protocol/errors.ts";
 import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
+import { localName } from "../cache/digest.ts";
 
 /** What an in-process server can do to the client it is connected to. */
 export interface InProcessPeer {
@@ -193,6 +194,8 @@ export function inProcess(server: InProcessServer): Transport {
   }
   return {
     kind: "in_process",
+    // Transports to the same server object share cache entries, in this process only.
+    cacheTarget: () => Promise.resolve({ server: localName(server), identity: "in-process" }),
     open(sink) {
       try {
         return Promise.resolve(openLink(server, sink));

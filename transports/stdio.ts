@@ -13,6 +13,7 @@ import { envSecrets, guardSink } from "./_redact.ts";
 import { startLink } from "./_stdio_link.ts";
 import type { StdioLink, StdioStderr } from "./stdio_types.ts";
 import type { Transport, TransportSink } from "./transport.ts";
+import { stdioCacheTarget } from "./cache_target.ts";
 
 export type { StdioLink, StdioStderr } from "./stdio_types.ts";
 
@@ -237,5 +238,10 @@ export function stdio(options: StdioOptions): StdioTransport {
     stderrTail(): string {
       return latest?.stderrTail() ?? "";
     },
+    cacheTarget: () =>
+      stdioCacheTarget({ command: settings.command, args, cwd: options.cwd }, {
+        env,
+        inheritEnv: settings.inheritEnv,
+      }),
   };
 }

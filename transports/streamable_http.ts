@@ -18,6 +18,7 @@ import { type LinkConfig, openLink } from "./_http_link.ts";
 import { recordingFetch } from "../oauth/recording_fetch.ts";
 import { guardLink, guardSink, transportSecrets } from "./_redact.ts";
 import { toolHeaders } from "./_tool_headers.ts";
+import { httpCacheTarget } from "./cache_target.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 
 export type { FetchLike } from "./_http.ts";
@@ -323,5 +324,6 @@ export function streamableHttp(
     open(sink: TransportSink): Promise<TransportLink> {
       return Promise.resolve(guardLink(openLink(config, guardSink(sink, secrets)), secrets));
     },
+    cacheTarget: () => httpCacheTarget(target, credentialId, auth, headers),
   };
 }

@@ -12,6 +12,7 @@
 import type { McpError } from "../protocol/errors.ts";
 import type { DecodeFailure, JsonRpcMessage, JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import type { Era } from "../protocol/versions.ts";
+import type { CacheTarget } from "../cache/digest.ts";
 
 /** Which kind of transport this is; the client's era rules depend on it. */
 export type TransportKind = "stdio" | "http" | "in_process";
@@ -116,4 +117,9 @@ export interface Transport {
   readonly authTimeout?: number;
   /** Opens a new link; rejects with an `McpError` (kind `transport`) when it cannot. */
   open(sink: TransportSink): Promise<TransportLink>;
+  /**
+   * Names the server and the credentials' identity for a shared cache, as digests
+   * (`transports/cache_target.ts`); without it the client uses a process-local name.
+   */
+  cacheTarget?(): Promise<CacheTarget>;
 }

@@ -11,11 +11,9 @@
  * `inputResponses` or `requestState` is shared with any other request, so parallel calls
  * cannot see each other's input.
  *
- * Nothing here is cached: the client's caches hold whole listings only (`tools/list`,
- * `prompts/list`, `resources/list`, `resources/templates/list`), never a result of these
- * three methods, so no result of a retry (one carrying `inputResponses` or `requestState`)
- * is kept anywhere, whatever `ttlMs` it carries. A cache added for `resources/read` must
- * keep it that way (protocol.md §1.8).
+ * No result of a retry (one carrying `inputResponses` or `requestState`) is ever cached,
+ * whatever `ttlMs` it carries (protocol.md §1.8): the driver marks each such result, and the
+ * `resources/read` cache asks {@linkcode fromRetry} before keeping one.
  *
  * @module
  */
@@ -64,6 +62,18 @@ export function inputContext(options: ResolvedOptions, status: () => ClientStatu
     version,
     capabilities: () => capabilitiesFor(options, "modern", version()),
   };
+}
+
+const RETRIED = new WeakSet<object>();
+
+/**
+ * Whether a result came from an MRTR retry (such results are never cached).
+ *
+ * @param result A result this driver returned.
+ * @returns `true` when it answered a retry.
+ */
+export function fromRetry(result: object): boolean {
+  return RETRIED.has(result);
 }
 
 /** A deep copy of JSON params for a handler to see (what it does to them stays its own). */
@@ -264,7 +274,9 @@ async function answerRounds(
       }
     }
     try {
-      return await requester.request(method, sent, { ...request, maxTotalTimeout });
+      const result = await requester.request(method, sent, { ...request, maxTotalTimeout });
+      RETRIED.add(result);
+      return result;
     } catch (error) {
       const next = inputRequiredOf(error);
       if (next === undefined) throw error;

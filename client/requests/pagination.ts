@@ -1,7 +1,7 @@
 /**
  * Lists: one page at a time (with intake of each entry), and whole listings that follow
  * `nextCursor` under caps (100 pages, 10 000 items, a repeated cursor or one over 1 KiB).
- * Their cache is in `list_cache.ts`.
+ * Their cache is `cache/list_cache.ts`.
  *
  * @module
  */
@@ -65,12 +65,27 @@ export async function listPage(
   options?: ListOptions,
 ): Promise<RawPage> {
   const opts = checkOptions(options, ["cursor"]);
-  const { method, key, keep } = LISTS[kind];
+  const { method } = LISTS[kind];
   if (opts.cursor !== undefined && typeof opts.cursor !== "string") {
     throw new TypeError('option "cursor" must be a string');
   }
   const params = opts.cursor === undefined ? undefined : { cursor: opts.cursor };
-  const result = await requester.request(method, params, requestOptions(opts));
+  return pageOf(requester, kind, await requester.request(method, params, requestOptions(opts)));
+}
+
+/**
+ * Reads one raw page of a list: the items that pass intake, the cursor and cache fields.
+ *
+ * @param requester Where malformed entries are reported.
+ * @param kind Which list.
+ * @param result The page as the server sent it.
+ */
+export function pageOf(
+  requester: Pick<Requester, "warn">,
+  kind: ListKind,
+  result: JsonObject,
+): RawPage {
+  const { method, key, keep } = LISTS[kind];
   const list = result[key];
   if (!Array.isArray(list)) throw invalid(method, `"${key}" is not an array`);
   const items = list.filter((item): item is JsonObject => isObject(item) && keep(item));
@@ -114,6 +129,7 @@ export interface Listing {
  * @param requester The connection.
  * @param kind Which list.
  * @param options Request options (the timeout applies per page).
+ * @param read Reads one raw page (default: asks the server), e.g. through the cache.
  * @returns Every item.
  * @throws {McpError} Kind `pagination_cycle` over a cap.
  */
@@ -121,8 +137,9 @@ export async function listAll(
   requester: Requester,
   kind: ListKind,
   options: ListAllOptions = {},
+  read?: (cursor: string | undefined) => Promise<JsonObject>,
 ): Promise<Listing> {
-  const { refresh: _refresh, ...pageOptions } = options;
+  const { refresh: _refresh, staleIfError: _stale, ...pageOptions } = options;
   const seen = new Set<string>();
   const items: JsonObject[] = [];
   let ttlMs = Infinity;
@@ -130,7 +147,9 @@ export async function listAll(
   let scope: Listing["cacheScope"] | null = null; // null: no page yet
   let cursor: string | undefined;
   for (let pages = 1;; pages++) {
-    const page = await listPage(requester, kind, { ...pageOptions, cursor });
+    const page = read === undefined
+      ? await listPage(requester, kind, { ...pageOptions, cursor })
+      : pageOf(requester, kind, await read(cursor));
     items.push(...page.items);
     if (page.ttlMs === undefined) everyPageHasTtl = false;
     else ttlMs = Math.min(ttlMs, page.ttlMs);

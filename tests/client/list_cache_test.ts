@@ -1,9 +1,7 @@
 // The listing cache: one refresh at a time shared by concurrent callers, refreshes that
 // outlive their callers, and the same for prompts, resources and resource templates.
 import { createClient } from "../../client/client.ts";
-import { createListCache } from "../../client/changes/list_cache.ts";
-import type { Requester } from "../../client/requests/requests.ts";
-import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { cacheOver, fakeRequester, toolsPage } from "../cache/_helpers.ts";
 import { inProcess, type InProcessServer } from "../../transports/in_process.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { createFixtureServer, type FixtureKnobs, type FixtureServer } from "../fixtures/server.ts";
@@ -136,47 +134,35 @@ test("listAll*: a failed refresh is shared, caches nothing, and the next call tr
 });
 
 test("listAll*: list_changed during a refresh leaves its result stale", async () => {
-  let calls = 0;
   const release = Promise.withResolvers<void>();
-  const requester: Requester = {
-    request: async () => {
-      calls++;
-      await release.promise;
-      return { tools: [{ name: "a", inputSchema: {} }], ttlMs: 60_000 };
-    },
-    ready: () => Promise.resolve(),
-    era: () => "modern",
-    setLogLevel: () => {},
-    warn: () => {},
-  } as unknown as Requester;
-  const cache = createListCache<JsonObject>("tools");
-  const pending = cache.listAll(requester);
-  cache.invalidate(); // a list_changed arrives while the page is on its way
+  const requester = fakeRequester(async () => {
+    await release.promise;
+    return toolsPage(["a"], { ttlMs: 60_000, cacheScope: "public" });
+  });
+  const cache = cacheOver(requester);
+  const pending = cache.listAll("tools");
+  await waitFor(() => requester.calls.length === 1, "the page on its way");
+  cache.notification("notifications/tools/list_changed", {}); // while the page is on its way
   release.resolve();
   assertEquals((await pending).length, 1);
-  await cache.listAll(requester);
+  await cache.listAll("tools");
+  const calls = requester.calls.length;
   assertEquals(calls, 2, "the listing from before the change was not fresh");
-  await cache.listAll(requester);
-  assertEquals(calls, 2);
+  await cache.listAll("tools");
+  assertEquals(requester.calls.length, calls);
 });
 
-test("listAll*: forgetPrivate keeps public listings and drops the rest", async () => {
-  const page = (cacheScope?: string): JsonObject => ({
-    tools: [{ name: "a", inputSchema: {} }],
-    ttlMs: 60_000,
-    ...(cacheScope ? { cacheScope } : {}),
-  });
+test("listAll*: new credentials keep public listings and drop the rest", async () => {
   for (const [scope, kept] of [["public", true], ["private", false], [undefined, false]] as const) {
-    const requester = {
-      request: () => Promise.resolve(page(scope)),
-      warn: () => {},
-    } as unknown as Requester;
-    const cache = createListCache<JsonObject>("tools");
-    await cache.listAll(requester);
-    cache.forgetPrivate();
+    const requester = fakeRequester(() =>
+      toolsPage(["a"], { ttlMs: 60_000, ...(scope ? { cacheScope: scope } : {}) })
+    );
+    const cache = cacheOver(requester);
+    await cache.listAll("tools");
+    await cache.credentialsChanged(undefined);
     let present = true;
     try {
-      cache.cached();
+      cache.cachedTools();
     } catch {
       present = false;
     }

@@ -1,8 +1,7 @@
 import { assert, assertEquals, test } from "../_harness.ts";
-import { createToolCache } from "../../client/changes/list_cache.ts";
+import { memoryStore } from "../../cache/memory.ts";
+import { cacheOver, fakeRequester } from "../cache/_helpers.ts";
 import { PAGINATION_CAPS } from "../../client/requests/pagination.ts";
-import type { Requester } from "../../client/requests/requests.ts";
-import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { fixtureClient, mcpError, requests } from "./_helpers.ts";
 
 test("listAll* follow nextCursor across pages", async () => {
@@ -97,52 +96,45 @@ test("a modern listing stays fresh for its ttlMs unless refresh or list_changed"
   assertEquals(requests(server, "tools/list").length, 3, "list_changed made it stale");
 });
 
-test("a legacy listing (no ttlMs) is fetched every time", async () => {
-  const { client, server } = fixtureClient({ mode: "legacy-only" });
+test("a legacy listing (no ttlMs) without listChanged is fetched every time", async () => {
+  const { client, server } = fixtureClient({ mode: "legacy-only", listChanged: false });
   await using _ = client;
   await client.listAllTools();
   await client.listAllTools();
   assertEquals(requests(server, "tools/list").length, 2);
 });
 
-test("the tool cache uses the shortest ttlMs of the pages and the injected clock", async () => {
+test("each page of a listing keeps its own ttlMs, on the store's clock", async () => {
   let now = 1_000;
-  const pages: JsonObject[] = [
-    { tools: [{ name: "a", inputSchema: {} }], nextCursor: "n", ttlMs: 500 },
-    { tools: [{ name: "b", inputSchema: {} }], ttlMs: 100 },
-  ];
-  let calls = 0;
-  const requester: Requester = {
-    request: () => Promise.resolve(pages[calls++ % 2]),
-    ready: () => Promise.resolve(),
-    era: () => "modern",
-    setLogLevel: () => {},
-    warn: () => {},
-  };
-  const cache = createToolCache(() => now);
-  assertEquals((await cache.listAll(requester)).map((t) => t.name), ["a", "b"]);
+  const requester = fakeRequester((_method, params) =>
+    params?.cursor === undefined
+      ? {
+        tools: [{ name: "a", inputSchema: {} }],
+        nextCursor: "n",
+        ttlMs: 500,
+        cacheScope: "public",
+      }
+      : { tools: [{ name: "b", inputSchema: {} }], ttlMs: 100, cacheScope: "public" }
+  );
+  const cache = cacheOver(requester, { store: memoryStore({ now: () => now }) });
+  assertEquals((await cache.listAll("tools")).map((t) => t.name), ["a", "b"]);
   now += 99;
-  await cache.listAll(requester);
-  assertEquals(calls, 2);
+  await cache.listAll("tools");
+  assertEquals(requester.calls.length, 2, "both pages fresh");
   now += 1;
-  await cache.listAll(requester);
-  assertEquals(calls, 4);
+  await cache.listAll("tools");
+  assertEquals(requester.calls.length, 3, "only the second page expired");
+  now += 400;
+  await cache.listAll("tools");
+  assertEquals(requester.calls.length, 5, "both expired");
   assert(cache.tool("b"));
 });
 
 test("malformed list entries are left out with a warning", async () => {
-  const warnings: string[] = [];
-  const requester: Requester = {
-    request: () =>
-      Promise.resolve({
-        tools: [{ name: "ok", inputSchema: {} }, { name: 5 }, "junk", { name: "x" }],
-      }),
-    ready: () => Promise.resolve(),
-    era: () => "legacy",
-    setLogLevel: () => {},
-    warn: (message) => warnings.push(message),
-  };
-  const tools = await createToolCache().listAll(requester);
+  const requester = fakeRequester(() => ({
+    tools: [{ name: "ok", inputSchema: {} }, { name: 5 }, "junk", { name: "x" }],
+  }), "legacy");
+  const tools = await cacheOver(requester).listAll("tools");
   assertEquals(tools.map((t) => t.name), ["ok"]);
-  assertEquals(warnings.length, 1);
+  assertEquals(requester.warnings.length, 1);
 });

@@ -31,12 +31,15 @@ const LAYERS: Record<string, readonly string[]> = {
   // Timers with one clamp (no delay past what setTimeout can hold): below all but protocol/.
   clock: [],
   runtime: ["protocol"],
-  oauth: ["protocol", "clock", "runtime"],
-  transports: ["protocol", "clock", "runtime", "oauth"],
+  // The store contract and the cache's rules: below oauth/, whose token stores build on it.
+  cache: ["protocol", "clock"],
+  oauth: ["protocol", "clock", "runtime", "cache"],
+  transports: ["protocol", "clock", "runtime", "oauth", "cache"],
   // Not runtime/: http.ts (the edge entry) reaches the client, and runtime/ must stay out of it.
   client: [
     "protocol",
     "clock",
+    "cache",
     "oauth",
     "transports",
     "client/handler",
@@ -54,6 +57,7 @@ const LAYERS: Record<string, readonly string[]> = {
   "client/tasks": [
     "protocol",
     "clock",
+    "cache",
     "client",
     "client/handler",
     "client/connection",
@@ -422,10 +426,10 @@ test("layout: a layering edge, a private import and a Deno global are each caugh
       "export type X = typeof wire;",
       "export const deno = () => Deno.pid;",
     ].join("\n"),
-    "cache/c.ts": "export const c = 1;\n",
+    "adapters/c.ts": "export const c = 1;\n",
   }, violations);
   assertEquals(found.map((v) => v.key), [
-    "no layering rule for cache/",
+    "no layering rule for adapters/",
     "private: client/x.ts imports transports/_wire.ts",
     "layering: protocol/p.ts imports client/x.ts",
     "global: client/x.ts names Deno",

@@ -1,0 +1,78 @@
+/**
+ * Digests for cache keys: a SHA-256 (Web Crypto, in every runtime and edge worker) of a
+ * value's canonical JSON, so keys name servers, credentials and params without holding
+ * them (a bearer token is keyed by its digest, never by the token).
+ *
+ * @module
+ */
+
+const encoder = new TextEncoder();
+
+/**
+ * JSON with object keys sorted, so equal values give equal text.
+ *
+ * @param value A JSON value.
+ * @returns Its canonical JSON.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const keys = Object.keys(value).filter((k) => (value as never)[k] !== undefined).sort();
+    return `{${
+      keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as never)[k])}`).join(",")
+    }}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * The SHA-256 of a text, as 32 hex digits (128 bits).
+ *
+ * @param text The text.
+ * @returns The digest.
+ *
+ * @example
+ * ```ts
+ * import { digest } from "./digest.ts";
+ *
+ * const a = await digest("token-1");
+ * if (a.length !== 32 || a === await digest("token-2") || a.includes("token")) throw new Error();
+ * ```
+ */
+export async function digest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  let hex = "";
+  for (const byte of bytes.subarray(0, 16)) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+/** Who a client talks to, and as whom, for the cache's keys. */
+export interface CacheTarget {
+  /** Names the server: a digest of its URL, its command line, or a process-local id. */
+  server: string;
+  /**
+   * Names the credentials' identity (a digest), or `undefined` when it is not known (an
+   * `auth` function without `credentialId`): results the server marked private are then
+   * never served from the cache.
+   */
+  identity: string | undefined;
+}
+
+let counter = 0;
+const local = new WeakMap<object, string>();
+
+/**
+ * A process-local name for an object (a transport or an in-process server) that has no
+ * name shared between processes.
+ *
+ * @param owner The object.
+ * @returns The same name for the same object, in this process only.
+ */
+export function localName(owner: object): string {
+  let name = local.get(owner);
+  if (name === undefined) {
+    name = `local:${crypto.randomUUID()}:${++counter}`;
+    local.set(owner, name);
+  }
+  return name;
+}

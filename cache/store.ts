@@ -1,0 +1,115 @@
+/**
+ * The one store contract every cache and shared token store is built on:
+ * {@linkcode CacheStore}. A store keeps JSON values under keys made of string parts; every
+ * entry carries its own expiry, and the store checks it on every read, so an expired entry
+ * is never returned whatever the backend does with it (Deno KV's `expireIn` only deletes
+ * eventually; Redis `PX` hides it at once; the memory store has no timers at all).
+ *
+ * Three stores implement it: `memoryStore()` (the default: bounded, in this process),
+ * `denoKvStore(kv)` (a Deno KV database: one file shared by local processes, or Deno
+ * Deploy's KV shared by every isolate) and `redisStore(command)` (any Redis client, for
+ * processes on many hosts). The contract sits in `cache/`, below `oauth/` in the layering,
+ * so the OAuth token stores can be built on it too (`redisTokenStore`).
+ *
+ * @module
+ */
+
+/** One part of a key: stores join the parts (Redis with `:`, Deno KV as key parts). */
+export type CacheKey = readonly string[];
+
+/**
+ * The store contract: asynchronous get, set with expiry, delete, and delete by prefix.
+ * Values are JSON (objects, arrays, strings, numbers, booleans, `null`); a store may keep
+ * the very value it was given, so callers treat what they read as read-only.
+ *
+ * @example A store that counts reads around the memory store
+ * ```ts
+ * import type { CacheStore } from "./store.ts";
+ * import { memoryStore } from "./memory.ts";
+ *
+ * const inner = memoryStore();
+ * let reads = 0;
+ * const store: CacheStore = { ...inner, get: (key) => (reads++, inner.get(key)) };
+ * await store.set(["a"], { n: 1 }, 60_000);
+ * const value = await store.get(["a"]) as { n: number };
+ * if (value.n !== 1 || reads !== 1) throw new Error("unexpected");
+ * ```
+ */
+export interface CacheStore {
+  /** The value at `key`, or `undefined` when there is none or it has expired. */
+  get(key: CacheKey): Promise<unknown>;
+  /**
+   * Stores `value` at `key` for `ttlMs` milliseconds (`Infinity`: until deleted). The
+   * promise resolves once the write is done.
+   */
+  set(key: CacheKey, value: unknown, ttlMs: number): Promise<void>;
+  /** Deletes the value at `key`. */
+  delete(key: CacheKey): Promise<void>;
+  /** Deletes every value whose key starts with the parts of `prefix`. */
+  deletePrefix(prefix: CacheKey): Promise<void>;
+}
+
+/** What a store keeps for one entry: the value and when it expires (`null`: never). */
+export interface StoredEntry {
+  /** The value. */
+  v: unknown;
+  /** Expiry in ms since the epoch, or `null` for never. */
+  e: number | null;
+}
+
+/**
+ * Wraps a value with its expiry.
+ *
+ * @param value The value.
+ * @param ttlMs Its lifetime in milliseconds (`Infinity` for never).
+ * @param now The current time.
+ * @returns The entry to store.
+ */
+export function entryOf(value: unknown, ttlMs: number, now: number): StoredEntry {
+  return { v: value, e: ttlMs === Infinity ? null : now + ttlMs };
+}
+
+/**
+ * The value of a stored entry while it has not expired.
+ *
+ * @param raw What the backend returned (an entry, or anything else for none).
+ * @param now The current time.
+ * @returns The value, or `undefined` when absent, malformed or expired.
+ */
+export function valueOf(raw: unknown, now: number): unknown {
+  if (typeof raw !== "object" || raw === null || !("v" in raw) || !("e" in raw)) return undefined;
+  const { v, e } = raw as StoredEntry;
+  if (e !== null && !(typeof e === "number" && now < e)) return undefined;
+  return v;
+}
+
+/**
+ * Checks a `set` call's arguments.
+ *
+ * @param key The key.
+ * @param ttlMs The lifetime.
+ * @throws {TypeError} When the key is not non-empty string parts or the lifetime is not
+ *   a positive number.
+ */
+export function checkSet(key: CacheKey, ttlMs: number): void {
+  checkKey(key);
+  if (typeof ttlMs !== "number" || !(ttlMs > 0)) {
+    throw new TypeError("ttlMs must be a positive number of milliseconds (or Infinity)");
+  }
+}
+
+/**
+ * Checks a key: an array of strings (non-empty for a full key).
+ *
+ * @param key The key.
+ * @param prefix Whether an empty array is allowed (a prefix of everything).
+ * @throws {TypeError} When it is not.
+ */
+export function checkKey(key: CacheKey, prefix = false): void {
+  if (
+    !Array.isArray(key) || (!prefix && key.length === 0) ||
+    !key.every((part) => typeof part === "string")
+  ) {
+    throw new TypeError("a cache key must be an array of strings");
+  }
+}
