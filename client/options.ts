@@ -8,6 +8,7 @@
 import type { ClientHandler } from "../protocol/capabilities.ts";
 import type { Implementation } from "../protocol/meta.ts";
 import type { Transport } from "../transports/transport.ts";
+import type { MeterLike, TracerLike } from "../tracing/types.ts";
 
 /**
  * How the client reconnects after the transport fails: a stdio process that exits, or an
@@ -151,4 +152,14 @@ export interface ClientOptions {
   includeInstructions?: boolean;
   /** Trust the server: `instructionsForLlm()` leaves out the line naming it (default `false`). */
   trusted?: boolean;
+  /**
+   * An OpenTelemetry `Tracer` (or an object of its shape): each request becomes a `CLIENT`
+   * span, its trace context goes to the server in `_meta` (and as W3C headers over HTTP).
+   * `@opentelemetry/api` is loaded only when a tracer is given. See the README's Tracing.
+   */
+  tracer?: TracerLike;
+  /** An OpenTelemetry `Meter`: request durations and errors by kind (with a `tracer` only). */
+  meter?: MeterLike;
+  /** Record tool call arguments and results on spans (default `false`; redacted all the same). */
+  recordArguments?: boolean;
 }

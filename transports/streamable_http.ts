@@ -12,6 +12,7 @@
 
 import type { FetchLike } from "./_http.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
+import { holdSecrets } from "../protocol/secrets.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
@@ -284,7 +285,7 @@ export function streamableHttp(
     maxReconnects: positiveInteger(options.maxReconnects, "maxReconnects", 5, 0),
     closeTimeout: positiveInteger(options.closeTimeout, "closeTimeout", 2000),
   };
-  return {
+  return holdSecrets({
     kind: "http",
     get url(): URL {
       return new URL(target.href);
@@ -323,5 +324,5 @@ export function streamableHttp(
     open(sink: TransportSink): Promise<TransportLink> {
       return Promise.resolve(guardLink(openLink(config, guardSink(sink, secrets)), secrets));
     },
-  };
+  }, secrets);
 }

@@ -160,11 +160,21 @@ export function createConnector(
           return;
         }
       }
+      // Traced: each attempt (the link and the handshake) is a span.
+      const trace = options.trace?.span("mcp.client.connect", {
+        "conduit.connect.attempt": s.attempts,
+        "conduit.connect.reconnect": wait,
+      });
       try {
         const [handle, outcome] = await connectOnce(signal);
+        if (trace !== undefined) {
+          options.trace!.negotiated({ ...outcome, serverName: outcome.serverInfo?.name }, trace);
+          trace.end();
+        }
         if (signal.aborted) return;
         return becomeReady(handle, outcome);
       } catch (error) {
+        trace?.end(connectionError(error));
         if (signal.aborted) return;
         const failure = connectionError(error);
         s.attemptFailed(failure);

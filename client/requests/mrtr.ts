@@ -183,12 +183,22 @@ export function requestWithInput(
 ): Promise<JsonObject> {
   const { assigns: _a, principal: _p, ...request } = options;
   const started = Date.now();
+  // Traced: one span for the call, its rounds after the first as children.
+  const trace = requester.trace?.call(method, params);
+  if (trace !== undefined) request.trace = trace;
   // The first round goes out as is; the rounds of input start only when the server asks.
-  return requester.request(method, params, request).catch((error: unknown) => {
+  const final = requester.request(method, params, request).catch((error: unknown) => {
     const interim = inputRequiredOf(error);
     if (interim === undefined || requester.input === undefined) throw error;
     const rounds = { input: requester.input, options, request, started };
     return answerRounds(requester, method, params, rounds, interim);
+  });
+  return trace === undefined ? final : final.then((result) => {
+    trace.end(undefined, result);
+    return result;
+  }, (error: unknown) => {
+    trace.end(error);
+    throw error;
   });
 }
 

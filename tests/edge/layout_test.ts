@@ -33,12 +33,16 @@ const LAYERS: Record<string, readonly string[]> = {
   runtime: ["protocol"],
   oauth: ["protocol", "clock", "runtime"],
   transports: ["protocol", "clock", "runtime", "oauth"],
+  // OpenTelemetry spans and metrics (@opentelemetry/api loaded on first use): the client's
+  // code calls its hooks, so it sits below client/ and knows only the wire.
+  tracing: ["protocol"],
   // Not runtime/: http.ts (the edge entry) reaches the client, and runtime/ must stay out of it.
   client: [
     "protocol",
     "clock",
     "oauth",
     "transports",
+    "tracing",
     "client/handler",
     "client/connection",
     "client/requests",
@@ -47,8 +51,23 @@ const LAYERS: Record<string, readonly string[]> = {
   // Inside client/ the sub-folders form a line: the root's private base ← handler/ ←
   // connection/ ← requests/ ← changes/ (and the public face at the root assembles them all).
   "client/handler": ["protocol", "clock", "transports", "client"],
-  "client/connection": ["protocol", "clock", "oauth", "transports", "client", "client/handler"],
-  "client/requests": ["protocol", "clock", "client", "client/handler", "client/connection"],
+  "client/connection": [
+    "protocol",
+    "clock",
+    "oauth",
+    "transports",
+    "tracing",
+    "client",
+    "client/handler",
+  ],
+  "client/requests": [
+    "protocol",
+    "clock",
+    "tracing",
+    "client",
+    "client/handler",
+    "client/connection",
+  ],
   "client/changes": [
     "protocol",
     "clock",
