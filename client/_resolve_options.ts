@@ -306,7 +306,10 @@ function tracing(
   const recordArguments = flag("recordArguments", options.recordArguments);
   if (meter !== undefined) {
     const m = meter as Record<string, unknown>;
-    if (!isObject(meter) || typeof m.createHistogram !== "function" || typeof m.createCounter !== "function") {
+    if (
+      !isObject(meter) || typeof m.createHistogram !== "function" ||
+      typeof m.createCounter !== "function"
+    ) {
       bad("meter", "must be an OpenTelemetry Meter (createHistogram, createCounter)");
     }
     if (tracer === undefined) bad("meter", "needs a tracer beside it");

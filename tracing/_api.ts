@@ -28,9 +28,11 @@ export function loadApi(warn: (message: string) => void): Promise<OtelApi | unde
   return loading ??= import("@opentelemetry/api").then(
     (module) => loaded = module as unknown as OtelApi,
     (error) => {
-      warn(`Tracing: @opentelemetry/api could not be loaded, child spans have no parent (${
-        error instanceof Error ? error.message : String(error)
-      })`);
+      warn(
+        `Tracing: @opentelemetry/api could not be loaded, child spans have no parent (${
+          error instanceof Error ? error.message : String(error)
+        })`,
+      );
       return undefined;
     },
   );

@@ -119,7 +119,10 @@ export function errorAttributes(error: unknown): TraceAttributes {
 export function transportAttributes(transport: { kind: string; url?: URL }): TraceAttributes {
   if (transport.kind === "stdio") return { "network.transport": "pipe" };
   if (transport.kind !== "http") return {};
-  const attributes: TraceAttributes = { "network.transport": "tcp", "network.protocol.name": "http" };
+  const attributes: TraceAttributes = {
+    "network.transport": "tcp",
+    "network.protocol.name": "http",
+  };
   const url = transport.url;
   if (url instanceof URL) {
     attributes["server.address"] = url.hostname.replace(/^\[|\]$/g, "");

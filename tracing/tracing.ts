@@ -54,6 +54,8 @@ interface Span {
   secrets: Secrets | undefined;
   /** The method of a request span. */
   method?: string;
+  /** The negotiated protocol's attributes now (a request span records them when sent). */
+  protocol?: () => TraceAttributes;
   /** The attributes, for the metrics of a request span (`undefined` for other spans). */
   attributes?: TraceAttributes;
   started?: number;
@@ -84,9 +86,10 @@ function scopeOf(state: Span): TraceScope {
       return meta;
     },
     sent(id) {
-      const value = String(id);
-      span.setAttribute("jsonrpc.request.id", value);
-      if (state.attributes) state.attributes["jsonrpc.request.id"] = value;
+      // A request made before the handshake learns the protocol when it goes out.
+      const sentWith = { ...state.protocol?.(), "jsonrpc.request.id": String(id) };
+      span.setAttributes(sentWith);
+      if (state.attributes) Object.assign(state.attributes, sentWith);
     },
     progress(progress) {
       const attributes: TraceAttributes = {};
@@ -124,7 +127,10 @@ function scopeOf(state: Span): TraceScope {
           span.setStatus({ code: ERROR });
         }
         if (state.recordArguments) {
-          const text = json({ content: result.content, structuredContent: result.structuredContent });
+          const text = json({
+            content: result.content,
+            structuredContent: result.structuredContent,
+          });
           const recorded = cleanAttributes({ "gen_ai.tool.call.result": text }, secrets);
           span.setAttributes(recorded);
         }
@@ -153,7 +159,11 @@ function startSpan(
   attributes: TraceAttributes,
   context: unknown,
 ): SpanLike {
-  return tracer.startSpan(name, { kind, attributes: cleanAttributes(attributes, secrets) }, context);
+  return tracer.startSpan(
+    name,
+    { kind, attributes: cleanAttributes(attributes, secrets) },
+    context,
+  );
 }
 
 /**
@@ -181,9 +191,14 @@ export function createTracing(settings: TracingSettings): TraceHooks {
   };
 
   const request = (method: string, params: JsonObject | undefined): TraceScope => {
-    const attributes = { ...base, ...protocol, ...requestAttributes(method, params, recordArguments) };
+    const attributes = {
+      ...base,
+      ...protocol,
+      ...requestAttributes(method, params, recordArguments),
+    };
     const { state, scope } = open(spanName(method, params), CLIENT, attributes, active());
     state.method = method;
+    state.protocol = () => protocol;
     if (record !== undefined) {
       state.attributes = attributes;
       state.started = now();

@@ -124,7 +124,11 @@ export interface MeterLike {
   /** Creates a histogram. */
   createHistogram(
     name: string,
-    options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } },
+    options?: {
+      description?: string;
+      unit?: string;
+      advice?: { explicitBucketBoundaries?: number[] };
+    },
   ): HistogramLike;
   /** Creates a counter. */
   createCounter(name: string, options?: { description?: string; unit?: string }): CounterLike;
