@@ -10,27 +10,13 @@
 
 import { isMcpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { heldSecrets, type Secrets } from "../protocol/secrets.ts";
-import { cleanTracestate, formatTraceparent } from "../protocol/trace_context.ts";
-import { childContext, loadApi, loadedApi } from "./_api.ts";
-import {
-  cleanAttributes,
-  errorAttributes,
-  json,
-  requestAttributes,
-  spanName,
-  statusMessage,
-  transportAttributes,
-} from "./_attributes.ts";
-import { type RecordRequest, requestMetrics } from "./_metrics.ts";
+import { heldSecrets } from "../protocol/secrets.ts";
+import { loadApi, loadedApi } from "./_api.ts";
+import { requestAttributes, spanName, transportAttributes } from "./_attributes.ts";
+import { requestMetrics } from "./_metrics.ts";
+import { CLIENT, INTERNAL, now, scopeOf, type Span, startSpan } from "./_scope.ts";
 import type { TracedOptions, TracedSend, TraceHooks, TraceMeta, TraceScope } from "./hooks.ts";
-import type { MeterLike, SpanLike, TraceAttributes, TracerLike } from "./types.ts";
-
-/** OpenTelemetry's `SpanKind.INTERNAL` and `SpanKind.CLIENT`. */
-const INTERNAL = 0;
-const CLIENT = 2;
-/** OpenTelemetry's `SpanStatusCode.ERROR`. */
-const ERROR = 2;
+import type { MeterLike, TraceAttributes, TracerLike } from "./types.ts";
 
 /** What {@linkcode createTracing} needs. */
 export interface TracingSettings {
@@ -44,126 +30,6 @@ export interface TracingSettings {
   transport: { kind: string; url?: URL };
   /** Where a failure to load `@opentelemetry/api` is told. */
   warn(message: string): void;
-}
-
-/** A span's own state. */
-interface Span {
-  span: SpanLike;
-  /** The tracer its children start on. */
-  tracer: TracerLike;
-  secrets: Secrets | undefined;
-  /** The method of a request span. */
-  method?: string;
-  /** The negotiated protocol's attributes now (a request span records them when sent). */
-  protocol?: () => TraceAttributes;
-  /** The attributes, for the metrics of a request span (`undefined` for other spans). */
-  attributes?: TraceAttributes;
-  started?: number;
-  record?: RecordRequest;
-  recordArguments: boolean;
-}
-
-function now(): number {
-  return typeof performance === "undefined" ? Date.now() : performance.now();
-}
-
-/** A scope over a started span. */
-function scopeOf(state: Span): TraceScope {
-  const { span, secrets } = state;
-  let meta: TraceMeta | null | undefined;
-  let ended = false;
-  const scope: TraceScope = {
-    meta() {
-      if (meta !== undefined) return meta ?? undefined;
-      const context = span.spanContext();
-      const traceparent = formatTraceparent(context.traceId, context.spanId, context.traceFlags);
-      if (traceparent === undefined) {
-        meta = null;
-        return undefined;
-      }
-      const tracestate = cleanTracestate(context.traceState?.serialize());
-      meta = tracestate === undefined ? { traceparent } : { traceparent, tracestate };
-      return meta;
-    },
-    sent(id) {
-      // A request made before the handshake learns the protocol when it goes out.
-      const sentWith = { ...state.protocol?.(), "jsonrpc.request.id": String(id) };
-      span.setAttributes(sentWith);
-      if (state.attributes) Object.assign(state.attributes, sentWith);
-    },
-    progress(progress) {
-      const attributes: TraceAttributes = {};
-      if (typeof progress.progress === "number") attributes["mcp.progress"] = progress.progress;
-      if (typeof progress.total === "number") attributes["mcp.progress.total"] = progress.total;
-      span.addEvent("mcp.progress", attributes);
-    },
-    set(attributes) {
-      span.setAttributes(cleanAttributes(attributes, secrets));
-    },
-    event(name, attributes) {
-      span.addEvent(name, attributes && cleanAttributes(attributes, secrets));
-    },
-    child(name, attributes) {
-      const context = childContext(span);
-      return scopeOf({
-        span: startSpan(state.tracer, secrets, name, INTERNAL, attributes ?? {}, context),
-        tracer: state.tracer,
-        secrets,
-        recordArguments: state.recordArguments,
-      });
-    },
-    end(error, result) {
-      if (ended) return;
-      ended = true;
-      let failure: TraceAttributes | undefined;
-      if (error !== undefined) {
-        failure = errorAttributes(error);
-        span.setAttributes(failure);
-        span.setStatus({ code: ERROR, message: statusMessage(error, secrets) });
-      } else if (result !== undefined && state.method === "tools/call") {
-        if (result.isError === true) {
-          failure = { "error.type": "tool_error" };
-          span.setAttributes(failure);
-          span.setStatus({ code: ERROR });
-        }
-        if (state.recordArguments) {
-          const text = json({
-            content: result.content,
-            structuredContent: result.structuredContent,
-          });
-          const recorded = cleanAttributes({ "gen_ai.tool.call.result": text }, secrets);
-          span.setAttributes(recorded);
-        }
-      }
-      span.end();
-      if (state.record !== undefined && state.started !== undefined && state.attributes) {
-        const seconds = (now() - state.started) / 1000;
-        state.record(seconds, { ...state.attributes, ...failure }, kindOf(error));
-      }
-    },
-  };
-  return scope;
-}
-
-function kindOf(error: unknown): string | undefined {
-  if (error === undefined) return undefined;
-  return isMcpError(error) ? error.kind : "other";
-}
-
-/** Starts a span with clean attributes. */
-function startSpan(
-  tracer: TracerLike,
-  secrets: Secrets | undefined,
-  name: string,
-  kind: number,
-  attributes: TraceAttributes,
-  context: unknown,
-): SpanLike {
-  return tracer.startSpan(
-    name,
-    { kind, attributes: cleanAttributes(attributes, secrets) },
-    context,
-  );
 }
 
 /**
@@ -186,8 +52,7 @@ export function createTracing(settings: TracingSettings): TraceHooks {
   /** A new scope on `tracer`, whose children start on it too. */
   const open = (name: string, kind: number, attributes: TraceAttributes, context: unknown) => {
     const span = startSpan(tracer, secrets, name, kind, attributes, context);
-    const state: Span = { span, tracer, secrets, recordArguments };
-    return { state, scope: scopeOf(state) };
+    return { span, tracer, secrets, recordArguments } as Span;
   };
 
   const request = (method: string, params: JsonObject | undefined): TraceScope => {
@@ -196,7 +61,7 @@ export function createTracing(settings: TracingSettings): TraceHooks {
       ...protocol,
       ...requestAttributes(method, params, recordArguments),
     };
-    const { state, scope } = open(spanName(method, params), CLIENT, attributes, active());
+    const state = open(spanName(method, params), CLIENT, attributes, active());
     state.method = method;
     state.protocol = () => protocol;
     if (record !== undefined) {
@@ -204,7 +69,7 @@ export function createTracing(settings: TracingSettings): TraceHooks {
       state.started = now();
       state.record = record;
     }
-    return scope;
+    return scopeOf(state);
   };
 
   const send = (
@@ -219,7 +84,7 @@ export function createTracing(settings: TracingSettings): TraceHooks {
     const opts: TracedOptions = { ...options, trace: scope };
     const onProgress = options?.onProgress;
     // An untimed request asks for progress only when the caller does (the token is on the wire).
-    if (onProgress !== undefined || options?.timeout !== Infinity) {
+    if (scope.recording && (onProgress !== undefined || options?.timeout !== Infinity)) {
       opts.onProgress = (progress) => {
         scope.progress(progress);
         onProgress?.(progress);
@@ -256,7 +121,7 @@ export function createTracing(settings: TracingSettings): TraceHooks {
     call: request,
     span(name, attributes, parent) {
       if (parent !== undefined) return parent.child(name, attributes);
-      return open(name, INTERNAL, { ...base, ...protocol, ...attributes }, active()).scope;
+      return scopeOf(open(name, INTERNAL, { ...base, ...protocol, ...attributes }, active()));
     },
     negotiated(info, scope) {
       protocol = { "mcp.protocol.version": info.version, "conduit.mcp.era": info.era };

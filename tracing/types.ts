@@ -55,6 +55,8 @@ export interface SpanLike {
   setStatus(status: { code: number; message?: string }): unknown;
   /** Ends the span. */
   end(): void;
+  /** Whether the span records anything (`false` for a no-op tracer's). */
+  isRecording?(): boolean;
 }
 
 /**

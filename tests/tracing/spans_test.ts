@@ -1,5 +1,6 @@
 // The span tree of a traced client: connect, a listing, a tool call, an MRTR round and a
 // failed call, with their attributes and the trace context each request carried in _meta.
+import { trace } from "@opentelemetry/api";
 import { createClient } from "../../client/client.ts";
 import { traceIdOf } from "../../protocol/trace_context.ts";
 import { inProcess } from "../../transports/in_process.ts";
@@ -195,4 +196,22 @@ test("tracing: any object of a Tracer's shape works, and bad options are TypeErr
     TypeError,
     "recordArguments",
   );
+});
+
+test("tracing: a no-op tracer (the API without an SDK) passes the caller's context on", async () => {
+  const otel = memoryTracer();
+  const server = createFixtureServer({});
+  const caller = await otel.within("caller", async (span) => {
+    await using client = createClient({
+      transport: inProcess(server),
+      reconnect: FAST,
+      tracer: trace.getTracer("no-sdk"),
+    });
+    await client.callTool("echo", { message: "hi" });
+    return span.spanContext();
+  });
+  const [call] = requests(server, "tools/call");
+  assertEquals(metaOf(call).traceparent, `00-${caller.traceId}-${caller.spanId}-01`);
+  assertEquals(names(otel.spans()), ["caller"], "the no-op tracer recorded nothing");
+  await otel.shutdown();
 });
