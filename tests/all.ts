@@ -78,6 +78,7 @@ import "./protocol/versions_test.ts";
 import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";
 import "./tracing/http_test.ts";
+import "./tracing/oauth_test.ts";
 import "./tracing/spans_test.ts";
 import "./tracing/stdio_test.ts";
 import "./transports/in_process_test.ts";

@@ -11,7 +11,7 @@ import type { SpanLike } from "./types.ts";
 
 /** The members of `@opentelemetry/api` the tracing uses. */
 export interface OtelApi {
-  context: { active(): unknown };
+  context: { active(): unknown; with<T>(context: unknown, fn: () => T): T };
   trace: { setSpan(context: unknown, span: SpanLike): unknown };
 }
 
@@ -41,6 +41,16 @@ export function loadApi(warn: (message: string) => void): Promise<OtelApi | unde
 /** The API if it has loaded, else `undefined`. */
 export function loadedApi(): OtelApi | undefined {
   return loaded;
+}
+
+/**
+ * Runs `fn` with `span` the active span (so what it starts, such as an OAuth token fetch or
+ * a host's HTTP instrumentation, is its child); just runs it before the API has loaded.
+ */
+export function runIn<T>(span: SpanLike, fn: () => T): T {
+  const api = loaded;
+  if (api === undefined) return fn();
+  return api.context.with(api.trace.setSpan(api.context.active(), span), fn);
 }
 
 /**

@@ -9,7 +9,7 @@
 import { isMcpError } from "../protocol/errors.ts";
 import type { Secrets } from "../protocol/secrets.ts";
 import { cleanTracestate, formatTraceparent } from "../protocol/trace_context.ts";
-import { childContext } from "./_api.ts";
+import { childContext, runIn } from "./_api.ts";
 import { cleanAttributes, errorAttributes, json, statusMessage } from "./_attributes.ts";
 import type { RecordRequest } from "./_metrics.ts";
 import type { TraceMeta, TraceScope } from "./hooks.ts";
@@ -81,6 +81,7 @@ export function scopeOf(state: Span): TraceScope {
       progress: ignore,
       event: ignore,
       set: ignore,
+      run: (fn) => fn(),
       child,
       end() {
         if (ended) return;
@@ -92,6 +93,7 @@ export function scopeOf(state: Span): TraceScope {
   const scope: TraceScope = {
     recording: true,
     meta: contextMeta,
+    run: (fn) => runIn(span, fn),
     sent(id) {
       // A request made before the handshake learns the protocol when it goes out.
       const sentWith = { ...state.protocol?.(), "jsonrpc.request.id": String(id) };

@@ -47,6 +47,8 @@ export interface TraceScope {
   progress(progress: { progress?: unknown; total?: unknown }): void;
   /** Records an event (attributes are redacted). */
   event(name: string, attributes?: TraceAttributes): void;
+  /** Runs `fn` with this span active (its children then include what others start in it). */
+  run<T>(fn: () => T): T;
   /** Sets attributes (redacted) on the span. */
   set(attributes: TraceAttributes): void;
   /** Starts a child span (kind `INTERNAL`). */
@@ -66,6 +68,11 @@ export interface TraceHooks {
    * round of that scope.
    */
   traceRequests<F extends TracedSend>(send: F): F;
+  /**
+   * Resolves once `@opentelemetry/api` has loaded (or failed to); `undefined` when it has.
+   * Before it, spans start in the tracer's own context and `run` runs without one.
+   */
+  loaded(): Promise<void> | undefined;
   /** Starts the span of a request whose rounds are its children (the MRTR methods). */
   call(method: string, params: JsonObject | undefined): TraceScope;
   /**

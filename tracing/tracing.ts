@@ -11,6 +11,7 @@
 import { isMcpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { heldSecrets } from "../protocol/secrets.ts";
+import { type TokenObserver, tokenObserversOf } from "../protocol/token_events.ts";
 import { loadApi, loadedApi } from "./_api.ts";
 import { requestAttributes, spanName, transportAttributes } from "./_attributes.ts";
 import { requestMetrics } from "./_metrics.ts";
@@ -90,7 +91,7 @@ export function createTracing(settings: TracingSettings): TraceHooks {
         onProgress?.(progress);
       };
     }
-    return inner(method, sent, opts);
+    return scope.run(() => inner(method, sent, opts));
   };
 
   /** One round of an MRTR call: the first is the call's own span, each later one a child. */
@@ -109,7 +110,7 @@ export function createTracing(settings: TracingSettings): TraceHooks {
     return settle(child, send(inner, child, method, params, options), true);
   };
 
-  return {
+  const hooks: TraceHooks = {
     traceRequests<F extends TracedSend>(inner: F): F {
       return ((method, params, options) => {
         const call = options?.trace;
@@ -118,6 +119,7 @@ export function createTracing(settings: TracingSettings): TraceHooks {
         return settle(scope, send(inner, scope, method, params, options), false);
       }) as F;
     },
+    loaded: () => loadedApi() === undefined ? loadApi(settings.warn).then(() => {}) : undefined,
     call: request,
     span(name, attributes, parent) {
       if (parent !== undefined) return parent.child(name, attributes);
@@ -128,7 +130,45 @@ export function createTracing(settings: TracingSettings): TraceHooks {
       scope?.set({ ...protocol, "conduit.mcp.server.name": info.serverName });
     },
   };
+  // OAuth token fetches of the transport's middleware: spans in the context they start in.
+  const tokenWatch: TokenObserver = (event) => {
+    const name = event.refresh ? "mcp.client.oauth.refresh" : "mcp.client.oauth.token";
+    const scope = hooks.span(name);
+    return {
+      end(error, outcome) {
+        if (outcome !== undefined) scope.set({ "conduit.oauth.outcome": outcome });
+        scope.end(error);
+      },
+    };
+  };
+  // The client holds its watch (through its hooks); the transport only weakly.
+  Object.defineProperty(hooks, TOKEN_WATCH, { value: tokenWatch });
+  followTokens(settings.transport, tokenWatch);
+  return hooks;
 }
+
+/**
+ * Follows the token fetches of the transport's OAuth middleware, for as long as the client
+ * lives: the transport holds the observer, the observer holds the client's tracing only
+ * weakly (a transport shared by clients one after the other keeps none of them alive).
+ */
+function followTokens(transport: unknown, watch: TokenObserver): void {
+  const observers = tokenObserversOf(transport);
+  if (observers === undefined) return;
+  const ref = new WeakRef(watch);
+  const observer: TokenObserver = (event) => {
+    const live = ref.deref();
+    if (live === undefined) {
+      observers.delete(observer);
+      return undefined;
+    }
+    return live(event);
+  };
+  observers.add(observer);
+}
+
+/** Where a client's tracing keeps its token watch alive. */
+const TOKEN_WATCH = Symbol("token watch");
 
 /** Ends `scope` when `promise` settles; a round that asked for input is not an error. */
 function settle(

@@ -161,12 +161,15 @@ export function createConnector(
         }
       }
       // Traced: each attempt (the link and the handshake) is a span.
+      if (options.trace?.loaded() !== undefined) await options.trace.loaded();
       const trace = options.trace?.span("mcp.client.connect", {
         "conduit.connect.attempt": s.attempts,
         "conduit.connect.reconnect": wait,
       });
       try {
-        const [handle, outcome] = await connectOnce(signal);
+        const [handle, outcome] = await (trace === undefined ? connectOnce(signal) : trace.run(() =>
+          connectOnce(signal)
+        ));
         if (trace !== undefined) {
           options.trace!.negotiated({ ...outcome, serverName: outcome.serverInfo?.name }, trace);
           trace.end();
