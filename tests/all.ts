@@ -74,6 +74,7 @@ import "./protocol/mrtr_test.ts";
 import "./protocol/negotiation_test.ts";
 import "./protocol/param_headers_test.ts";
 import "./protocol/properties_test.ts";
+import "./protocol/trace_context_test.ts";
 import "./protocol/versions_test.ts";
 import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";

@@ -1,8 +1,23 @@
 /**
  * What the client's code calls when a tracer is given: {@linkcode TraceHooks} on the
  * resolved options (`undefined` without a tracer, so each call site costs one branch) and
- * the {@linkcode TraceScope} of each span. Other parts of the client (task polls, OAuth)
- * start their own child spans with {@linkcode TraceHooks.span}.
+ * the {@linkcode TraceScope} of each span. Other parts of the client start their own spans
+ * with {@linkcode TraceHooks.span}; a task poll, for one:
+ *
+ * ```ts ignore
+ * const poll = requester.trace?.span("mcp.client.task_poll", { "conduit.task.id": id });
+ * try {
+ *   const status = await requester.request("tasks/get", { taskId: id }, { trace: poll });
+ *   poll?.set({ "conduit.task.status": String(status.status) });
+ *   poll?.end();
+ * } catch (error) {
+ *   poll?.end(error);
+ *   throw error;
+ * }
+ * ```
+ *
+ * (A request made with `trace: scope` in its options is sent as part of that span: it
+ * carries the span's `traceparent`, and the span records its JSON-RPC id.)
  *
  * @module
  */
