@@ -99,5 +99,8 @@ export interface TraceHooks {
    * The negotiated protocol: the spans started after it carry its version and era, and so
    * does `scope` (the connect span) at once, with the server's name.
    */
-  negotiated(info: { era: string; version: string; serverName?: string }, scope?: TraceScope): void;
+  negotiated(
+    info: { era: string; version: string; serverName?: string; sessionId?: string },
+    scope?: TraceScope,
+  ): void;
 }

@@ -127,6 +127,7 @@ export function createTracing(settings: TracingSettings): TraceHooks {
     },
     negotiated(info, scope) {
       protocol = { "mcp.protocol.version": info.version, "conduit.mcp.era": info.era };
+      if (info.sessionId !== undefined) protocol["mcp.session.id"] = info.sessionId;
       scope?.set({ ...protocol, "conduit.mcp.server.name": info.serverName });
     },
   };

@@ -171,7 +171,11 @@ export function createConnector(
           connectOnce(signal)
         ));
         if (trace !== undefined) {
-          options.trace!.negotiated({ ...outcome, serverName: outcome.serverInfo?.name }, trace);
+          const sessionId = handle.link.sessionId?.();
+          options.trace!.negotiated(
+            { ...outcome, serverName: outcome.serverInfo?.name, sessionId },
+            trace,
+          );
           trace.end();
         }
         if (signal.aborted) return;

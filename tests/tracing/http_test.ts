@@ -42,6 +42,23 @@ test("tracing (http): the traceparent goes as a W3C header too, spans name the s
   await otel.shutdown();
 });
 
+test("tracing (http): a legacy session's id is on the spans", async () => {
+  await using fixture = await startHttpFixture({ core: { mode: "legacy-only" } });
+  const otel = memoryTracer();
+  await using client = createClient({
+    transport: streamableHttp(fixture.url),
+    reconnect: FAST,
+    tracer: otel.tracer,
+  });
+  await client.callTool("echo", { message: "hi" });
+  const [session] = fixture.sessions();
+  assert(session !== undefined, "the server handed out a session");
+  const spans = otel.spans();
+  assertEquals(spanNamed(spans, "tools/call echo").attributes["mcp.session.id"], session);
+  assertEquals(spanNamed(spans, "mcp.client.connect").attributes["mcp.session.id"], session);
+  await otel.shutdown();
+});
+
 test("tracing (http): a retried request has a retry span under it", async () => {
   await using fixture = await startHttpFixture();
   const otel = memoryTracer();
