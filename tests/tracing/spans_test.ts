@@ -215,3 +215,22 @@ test("tracing: a no-op tracer (the API without an SDK) passes the caller's conte
   assertEquals(names(otel.spans()), ["caller"], "the no-op tracer recorded nothing");
   await otel.shutdown();
 });
+
+test("tracing: a reconnect after the link failed is a connect span of its own", async () => {
+  const otel = memoryTracer();
+  await using client = createClient({
+    transport: inProcess(createFixtureServer({ exitMidRequest: "crash" })),
+    reconnect: FAST,
+    tracer: otel.tracer,
+  });
+  await client.ready();
+  await assertRejects(() => client.callTool("crash", {}));
+  await client.listTools(); // waits for the reconnect
+  const connects = otel.spans().filter((s) => s.name === "mcp.client.connect");
+  assertEquals(connects.map((s) => s.attributes["conduit.connect.reconnect"]), [false, true]);
+  assertEquals(connects.map((s) => s.status.code), [0, 0]);
+  const crash = spanNamed(otel.spans(), "tools/call crash");
+  assertEquals(crash.status.code, ERROR);
+  assertEquals(crash.attributes["conduit.error.kind"], "transport");
+  await otel.shutdown();
+});
