@@ -171,12 +171,19 @@ function followTokens(transport: unknown, watch: TokenObserver): void {
 /** Where a client's tracing keeps its token watch alive. */
 const TOKEN_WATCH = Symbol("token watch");
 
-/** Ends `scope` when `promise` settles; a round that asked for input is not an error. */
-function settle(
+/**
+ * Ends `scope` when `promise` settles; a round that asked for input is not an error. A
+ * span that records nothing ends at once (no step is added to the request's way).
+ */
+export function settle(
   scope: TraceScope,
   promise: Promise<JsonObject>,
-  isRound: boolean,
+  isRound = false,
 ): Promise<JsonObject> {
+  if (!scope.recording) {
+    scope.end();
+    return promise;
+  }
   return promise.then((result) => {
     scope.end(undefined, result);
     return result;

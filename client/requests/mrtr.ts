@@ -33,6 +33,7 @@ import type { ResolvedOptions } from "../_resolve_options.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import { answerInput, inputKind, inputProblem, inputRequiredOf } from "../handler/input.ts";
 import type { InputContext, Requester } from "./_requester.ts";
+import { settle } from "../../tracing/tracing.ts";
 import type { ClientStatus } from "../types.ts";
 
 export type { InputContext } from "./_requester.ts";
@@ -193,13 +194,7 @@ export function requestWithInput(
     const rounds = { input: requester.input, options, request, started };
     return answerRounds(requester, method, params, rounds, interim);
   });
-  return trace === undefined ? final : final.then((result) => {
-    trace.end(undefined, result);
-    return result;
-  }, (error: unknown) => {
-    trace.end(error);
-    throw error;
-  });
+  return trace === undefined ? final : settle(trace, final);
 }
 
 /** The rounds after the first `input_required` result `interim`, until a final result. */
