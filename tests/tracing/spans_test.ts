@@ -234,3 +234,22 @@ test("tracing: a reconnect after the link failed is a connect span of its own", 
   assertEquals(crash.attributes["conduit.error.kind"], "transport");
   await otel.shutdown();
 });
+
+test("tracing: a prompt's and a resource's spans name them as the conventions say", async () => {
+  const otel = memoryTracer();
+  await using client = createClient({
+    transport: inProcess(createFixtureServer({})),
+    reconnect: FAST,
+    tracer: otel.tracer,
+  });
+  await client.getPrompt("greeting", { name: "Ada" });
+  await client.readResource("test://resource1");
+  const spans = otel.spans();
+  const prompt = spanNamed(spans, "prompts/get greeting");
+  assertEquals(prompt.attributes["gen_ai.prompt.name"], "greeting");
+  assertEquals(prompt.attributes["gen_ai.operation.name"], undefined, "only tool calls");
+  const read = spanNamed(spans, "resources/read");
+  assertEquals(read.attributes["mcp.resource.uri"], "test://resource1");
+  assertEquals(read.attributes["mcp.method.name"], "resources/read");
+  await otel.shutdown();
+});
