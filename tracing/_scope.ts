@@ -45,9 +45,12 @@ export function now(): number {
 
 function ignore(): void {}
 
+const INVALID_TRACE = "0".repeat(32);
+
 /** The `_meta` trace keys of `span`'s context, or `undefined` when it is not valid. */
 function metaOf(span: SpanLike): TraceMeta | undefined {
   const context = span.spanContext();
+  if (context.traceId === INVALID_TRACE) return undefined; // a no-op span without a parent
   const traceparent = formatTraceparent(context.traceId, context.spanId, context.traceFlags);
   if (traceparent === undefined) return undefined;
   const tracestate = cleanTracestate(context.traceState?.serialize());
@@ -76,6 +79,7 @@ export function scopeOf(state: Span): TraceScope {
   if (span.isRecording?.() === false && state.record === undefined) {
     return {
       recording: false,
+      rounds: 0,
       meta: contextMeta,
       sent: ignore,
       progress: ignore,
@@ -92,6 +96,7 @@ export function scopeOf(state: Span): TraceScope {
   }
   const scope: TraceScope = {
     recording: true,
+    rounds: 0,
     meta: contextMeta,
     run: (fn) => runIn(span, fn),
     sent(id) {

@@ -54,6 +54,8 @@ export type TracedSend = (
 export interface TraceScope {
   /** Whether the span records (a no-op tracer's do not: then only its context matters). */
   readonly recording: boolean;
+  /** Requests sent in this span so far (an MRTR call's rounds). */
+  rounds: number;
   /** The trace context to send with a request made in this span (none when not recording). */
   meta(): TraceMeta | undefined;
   /** The JSON-RPC id the span's request went out with. */

@@ -95,7 +95,6 @@ export function createTracing(settings: TracingSettings): TraceHooks {
   };
 
   /** One round of an MRTR call: the first is the call's own span, each later one a child. */
-  const rounds = new WeakMap<TraceScope, number>();
   const round = (
     inner: TracedSend,
     call: TraceScope,
@@ -103,8 +102,7 @@ export function createTracing(settings: TracingSettings): TraceHooks {
     params: JsonObject | undefined,
     options: TracedOptions | undefined,
   ) => {
-    const n = rounds.get(call) ?? 0;
-    rounds.set(call, n + 1);
+    const n = call.rounds++;
     if (n === 0) return send(inner, call, method, params, options);
     const child = call.child("mcp.client.mrtr_round", { "conduit.mrtr.round": n });
     return settle(child, send(inner, child, method, params, options), true);
