@@ -16,11 +16,13 @@ export * from "./protocol/headers.ts";
 export * from "./protocol/jsonrpc.ts";
 export * from "./protocol/meta.ts";
 export * from "./protocol/negotiation.ts";
+export * from "./protocol/trace_context.ts";
 export * from "./protocol/versions.ts";
 export { isTask, type Task, TASKS_EXTENSION, type TaskStatus } from "./protocol/tasks.ts";
 
 export { connectClient, createClient } from "./client/client.ts";
 export * from "./client/types.ts";
+export * from "./tracing/types.ts";
 export * from "./transports/transport.ts";
 export {
   type FetchLike,

@@ -12,6 +12,8 @@ import type { Transport } from "../transports/transport.ts";
 import { DEFAULT_MAX_RETRY_AFTER } from "../clock/timer.ts";
 import { memoryStore } from "../cache/memory.ts";
 import type { CacheStore } from "../cache/store.ts";
+import type { TraceHooks } from "../tracing/hooks.ts";
+import { createTracing } from "../tracing/tracing.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
 import type { ClientOptions, ProtocolChoice } from "./types.ts";
@@ -69,6 +71,8 @@ export interface ResolvedOptions {
   warn(message: string): void;
   /** The jitter source. */
   random(): number;
+  /** The tracing, when a `tracer` is given (each call site then costs one branch). */
+  trace?: TraceHooks;
 }
 
 /** Retry settings after validation. */
@@ -99,6 +103,9 @@ const KEYS = new Set([
   "trusted",
   "cache",
   "legacyTtlMs",
+  "tracer",
+  "meter",
+  "recordArguments",
 ]);
 
 function bad(key: string, what: string): never {
@@ -282,7 +289,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (onWarning !== undefined && typeof onWarning !== "function") {
     bad("onWarning", "must be a function");
   }
-  return {
+  const resolved: ResolvedOptions = {
     transport: transport as unknown as Transport,
     protocol: protocol(options.protocol, offered),
     versions: offered,
@@ -317,4 +324,38 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     },
     random: Math.random,
   };
+  const trace = tracing(options, transport as unknown as Transport, resolved.warn);
+  if (trace !== undefined) resolved.trace = trace;
+  return resolved;
+}
+
+/** The tracing of the `tracer`, `meter` and `recordArguments` options, if a tracer is given. */
+function tracing(
+  options: ClientOptions,
+  transport: Transport,
+  warn: (message: string) => void,
+): TraceHooks | undefined {
+  const { tracer, meter } = options as { tracer?: unknown; meter?: unknown };
+  const recordArguments = flag("recordArguments", options.recordArguments);
+  if (meter !== undefined) {
+    const m = meter as Record<string, unknown>;
+    if (
+      !isObject(meter) || typeof m.createHistogram !== "function" ||
+      typeof m.createCounter !== "function"
+    ) {
+      bad("meter", "must be an OpenTelemetry Meter (createHistogram, createCounter)");
+    }
+    if (tracer === undefined) bad("meter", "needs a tracer beside it");
+  }
+  if (tracer === undefined) return undefined;
+  if (!isObject(tracer) || typeof tracer.startSpan !== "function") {
+    bad("tracer", "must be an OpenTelemetry Tracer (startSpan)");
+  }
+  return createTracing({
+    tracer: options.tracer!,
+    meter: options.meter,
+    recordArguments,
+    transport,
+    warn,
+  });
 }

@@ -98,7 +98,7 @@ export function createClient(options: ClientOptions): McpClient {
   // Reaches the connection only once it exists (its events and the client's calls come later).
   const subs: Subscriptions = createSubscriptions({
     connection: {
-      request: (method, params, opts) => connection.request(method, params, opts),
+      request: (method, params, opts) => request(method, params, opts),
       stream: (method, params, opts) => connection.stream(method, params, opts),
       ready: (timeout) => connection.ready(timeout),
       serverInfo: () => connection.serverInfo(),
@@ -130,8 +130,11 @@ export function createClient(options: ClientOptions): McpClient {
       hub.end();
     },
   });
+  // Traced, each request is a span (one branch here; none per call without a tracer).
+  const request = resolved.trace?.traceRequests(connection.request) ?? connection.request;
   const requester: Requester = {
-    request: connection.request,
+    request,
+    trace: resolved.trace,
     ready: (timeout) => connection.ready(timeout ?? resolved.requestTimeout),
     era: connection.currentEra,
     setLogLevel: connection.setLogLevel,
@@ -211,7 +214,7 @@ export function createClient(options: ClientOptions): McpClient {
       ) {
         throw new TypeError("params must be an object");
       }
-      return await connection.request(method, params, checkOptions(options));
+      return await request(method, params, checkOptions(options));
     },
     async listTools(options) {
       const page = await listPage(requester, "tools", options);

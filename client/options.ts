@@ -9,6 +9,7 @@ import type { ClientHandler } from "../protocol/capabilities.ts";
 import type { Implementation } from "../protocol/meta.ts";
 import type { Transport } from "../transports/transport.ts";
 import type { CacheStore } from "../cache/store.ts";
+import type { MeterLike, TracerLike } from "../tracing/types.ts";
 
 /**
  * How the client reconnects after the transport fails: a stdio process that exits, or an
@@ -164,4 +165,14 @@ export interface ClientOptions {
    * stays fresh until the server's `list_changed`, a reconnect or the session's end.
    */
   legacyTtlMs?: number;
+  /**
+   * An OpenTelemetry `Tracer` (or an object of its shape): each request becomes a `CLIENT`
+   * span, its trace context goes to the server in `_meta` (and as W3C headers over HTTP).
+   * `@opentelemetry/api` is loaded only when a tracer is given. See the README's Tracing.
+   */
+  tracer?: TracerLike;
+  /** An OpenTelemetry `Meter`: request durations and errors by kind (with a `tracer` only). */
+  meter?: MeterLike;
+  /** Record tool call arguments and results on spans (default `false`; redacted all the same). */
+  recordArguments?: boolean;
 }

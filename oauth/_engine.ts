@@ -14,6 +14,7 @@ import { isFresh } from "./token_response.ts";
 import { keyOf, recoverTokens, type RecoveryContext } from "./_recovery.ts";
 import type { FetchLike } from "./_util.ts";
 import type { Grant, Need, Recovery, Session } from "./_engine_types.ts";
+import { type TokenObserver, watchTokens } from "../protocol/token_events.ts";
 
 export type { Grant, Need, Recovery, Session } from "./_engine_types.ts";
 
@@ -61,11 +62,13 @@ function covers(flight: string[] | undefined, wanted: string[] | undefined): boo
  * @param grant How brand-new tokens are obtained.
  * @param store Where tokens live.
  * @param defaultFetch The wrapped fetch, for metadata and token requests without `options.fetch`.
+ * @param observers Told of each fetch of tokens (a traced client's spans).
  */
 export function createEngine(
   grant: Grant,
   store: TokenStore,
   defaultFetch: () => FetchLike | undefined,
+  observers?: ReadonlySet<TokenObserver>,
 ): Engine {
   const options = grant.options;
   const now = options.now ?? Date.now;
@@ -137,6 +140,9 @@ export function createEngine(
         return Promise.resolve({ tokens: current, how: "current" });
       }
       const flight = recoverTokens(ctx, session, need, life.signal);
+      if (observers !== undefined && observers.size > 0) {
+        watchTokens(observers, need.refreshOnly === true, flight);
+      }
       session.flight = flight;
       session.flightScopes = need.stepUp
         ? [...session.scopes ?? [], ...need.challenge.scope ?? []]

@@ -22,6 +22,7 @@ import { memoryTokenStore, type TokenStore } from "./store.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
 import { recordingFetch } from "./recording_fetch.ts";
 import { createSecrets, SECRETS } from "../protocol/secrets.ts";
+import { holdTokenObservers, type TokenObserver } from "../protocol/token_events.ts";
 
 /**
  * A configured OAuth middleware: call it with a `fetch` to get an authorizing `fetch`.
@@ -86,13 +87,15 @@ function middleware(configured: Grant): OAuthMiddleware {
     });
   const store = grant.options.store ?? memoryTokenStore({ now: grant.options.now });
   const principal = principalOf(grant.options);
+  // Who follows its token fetches (a traced client): empty until one adds to it.
+  const observers = new Set<TokenObserver>();
   let wrapped: FetchLike | undefined;
   let engine: Engine | undefined;
   let loading: Promise<typeof import("./_authorizing_fetch.ts")> | undefined;
   const load = () =>
     loading ??= Promise.all([import("./_engine.ts"), import("./_authorizing_fetch.ts")]).then(
       ([{ createEngine }, authorizing]) => {
-        engine ??= createEngine(grant, store, () => wrapped);
+        engine ??= createEngine(grant, store, () => wrapped, observers);
         return authorizing;
       },
       (error) => {
@@ -114,7 +117,7 @@ function middleware(configured: Grant): OAuthMiddleware {
         return await ready(input, init);
       })());
     Object.defineProperty(authorizing, SECRETS, { value: secrets });
-    return authorizing;
+    return holdTokenObservers(authorizing, observers);
   }) as OAuthMiddleware;
   Object.defineProperties(wrap, {
     store: { value: store, enumerable: true },

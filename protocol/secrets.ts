@@ -55,6 +55,27 @@ export function secretsOf(fetch: unknown): Secrets | undefined {
   return typeof fetch === "function" ? (fetch as { [SECRETS]?: Secrets })[SECRETS] : undefined;
 }
 
+/**
+ * Marks `holder` (a transport) as holding `secrets`, out of sight (not enumerable), so that
+ * what reports on it (the client's tracing) redacts the same credentials.
+ *
+ * @param holder The object.
+ * @param secrets Its credentials.
+ * @returns `holder`.
+ */
+export function holdSecrets<T extends object>(holder: T, secrets: Secrets): T {
+  Object.defineProperty(holder, SECRETS, { value: secrets });
+  return holder;
+}
+
+/** The {@linkcode Secrets} an object marked by {@linkcode holdSecrets} holds, if any. */
+export function heldSecrets(holder: unknown): Secrets | undefined {
+  if ((typeof holder !== "object" || holder === null) && typeof holder !== "function") {
+    return undefined;
+  }
+  return (holder as { [SECRETS]?: Secrets })[SECRETS];
+}
+
 /** The forms a credential may be written in: as is, percent-encoded, JSON-escaped. */
 function variants(value: string): string[] {
   const forms = new Set([value]);

@@ -28,6 +28,7 @@ const SOURCE_DIRS = [
   "adapters",
   "cli",
   "testing",
+  "tracing",
 ]
   .filter((dir) => {
     try {

@@ -328,6 +328,8 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       maybeStartGet();
     },
 
+    sessionId: () => state.sessionId,
+
     async probe(request: JsonRpcRequest, options: SendOptions = {}): Promise<HttpProbeResult> {
       if (life.signal.aborted) throw closedError();
       return await scoped(options, probeOnce, request);

@@ -9,6 +9,7 @@
 import { MCP_HEADERS, modernHeaders } from "../protocol/headers.ts";
 import { isNotification, isRequest, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { META_PROTOCOL_VERSION } from "../protocol/meta.ts";
+import { copyTraceHeaders } from "../protocol/trace_context.ts";
 import { discard, type FetchLike, fetchSameOrigin } from "./_http.ts";
 import { type HttpAuth, resolveToken } from "./_http_auth.ts";
 import { timeoutSignal } from "../clock/timer.ts";
@@ -102,6 +103,8 @@ export function requestHeaders(
       headers[SESSION] = sessionId;
     }
   }
+  // A traced request's context travels as the W3C headers too.
+  if (message !== undefined && "params" in message) copyTraceHeaders(message, headers);
   const token = resolveToken(config.auth());
   if (token instanceof Promise) {
     return token.then((value) => {

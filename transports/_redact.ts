@@ -113,6 +113,7 @@ export function guardLink(link: TransportLink, secrets: Secrets): TransportLink 
     setProtocol: (protocol) => link.setProtocol(protocol),
     close: () => link.close(),
   };
+  if (link.sessionId !== undefined) guarded.sessionId = () => link.sessionId!();
   const probe = link.probe;
   if (probe !== undefined) {
     guarded.probe = (request, options) =>

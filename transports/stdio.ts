@@ -7,6 +7,7 @@
 
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
+import { holdSecrets } from "../protocol/secrets.ts";
 import type { InheritEnv } from "../runtime/env.ts";
 import { type ChildProcess, type SpawnOptions, spawnProcess } from "../runtime/spawn.ts";
 import { envSecrets, guardSink } from "./_redact.ts";
@@ -208,7 +209,7 @@ export function stdio(options: StdioOptions): StdioTransport {
   // The server's errors, stderr and messages never carry back a credential it was given.
   const secrets = envSecrets(env);
   let latest: StdioLink | undefined;
-  return {
+  return holdSecrets({
     kind: "stdio",
     open(sink: TransportSink): Promise<StdioLink> {
       let child: ChildProcess;
@@ -243,5 +244,5 @@ export function stdio(options: StdioOptions): StdioTransport {
         env,
         inheritEnv: settings.inheritEnv,
       }),
-  };
+  }, secrets);
 }

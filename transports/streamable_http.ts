@@ -12,6 +12,13 @@
 
 import type { FetchLike } from "./_http.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
+import { holdSecrets } from "../protocol/secrets.ts";
+import {
+  forwardTokens,
+  holdTokenObservers,
+  type TokenObserver,
+  tokenObserversOf,
+} from "../protocol/token_events.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
@@ -269,6 +276,11 @@ export function streamableHttp(
   );
   let current = authorizedFetch(auth, fetchFn);
   secrets.includeFetch(current.fetch);
+  // Whoever follows the transport's token fetches hears its middleware's, whichever it is.
+  const observers = new Set<TokenObserver>();
+  const forward = forwardTokens(observers);
+  tokenObserversOf(options.fetch)?.add(forward);
+  tokenObserversOf(current.fetch)?.add(forward);
   if (credentialId === undefined && current.principal !== undefined) {
     credentialId = `oauth:${current.principal}`;
   }
@@ -285,7 +297,7 @@ export function streamableHttp(
     maxReconnects: positiveInteger(options.maxReconnects, "maxReconnects", 5, 0),
     closeTimeout: positiveInteger(options.closeTimeout, "closeTimeout", 2000),
   };
-  return {
+  const transport: StreamableHttpTransport = holdSecrets({
     kind: "http",
     get url(): URL {
       return new URL(target.href);
@@ -308,6 +320,7 @@ export function streamableHttp(
       secrets.pin(checked);
       current = authorizedFetch(checked, fetchFn, current);
       secrets.includeFetch(current.fetch);
+      tokenObserversOf(current.fetch)?.add(forward);
       credentialId = setOptions.credentialId ??
         (current.principal === undefined ? undefined : `oauth:${current.principal}`);
     },
@@ -325,5 +338,6 @@ export function streamableHttp(
       return Promise.resolve(guardLink(openLink(config, guardSink(sink, secrets)), secrets));
     },
     cacheTarget: () => httpCacheTarget(target, credentialId, auth, headers),
-  };
+  }, secrets);
+  return holdTokenObservers(transport, observers);
 }

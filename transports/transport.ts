@@ -102,6 +102,8 @@ export interface TransportLink {
    * delivering it to the sink.
    */
   probe?(request: JsonRpcRequest, options?: SendOptions): Promise<HttpProbeResult>;
+  /** HTTP only: the legacy session id the server handed out (`Mcp-Session-Id`), if any. */
+  sessionId?(): string | undefined;
   /** Closes the link (ends the process, deletes the HTTP session). Idempotent. */
   close(): Promise<void>;
 }

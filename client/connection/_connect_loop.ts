@@ -160,11 +160,28 @@ export function createConnector(
           return;
         }
       }
+      // Traced: each attempt (the link and the handshake) is a span.
+      if (options.trace?.loaded() !== undefined) await options.trace.loaded();
+      const trace = options.trace?.span("mcp.client.connect", {
+        "conduit.connect.attempt": s.attempts,
+        "conduit.connect.reconnect": wait,
+      });
       try {
-        const [handle, outcome] = await connectOnce(signal);
+        const [handle, outcome] = await (trace === undefined ? connectOnce(signal) : trace.run(() =>
+          connectOnce(signal)
+        ));
+        if (trace !== undefined) {
+          const sessionId = handle.link.sessionId?.();
+          options.trace!.negotiated(
+            { ...outcome, serverName: outcome.serverInfo?.name, sessionId },
+            trace,
+          );
+          trace.end();
+        }
         if (signal.aborted) return;
         return becomeReady(handle, outcome);
       } catch (error) {
+        trace?.end(connectionError(error));
         if (signal.aborted) return;
         const failure = connectionError(error);
         s.attemptFailed(failure);

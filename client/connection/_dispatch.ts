@@ -111,17 +111,32 @@ export function createDispatcher(
     const retries = opts.statusRetries ?? 0;
     const wait = retryDelay(method, error, retries, options.retry, options.random);
     if (wait === undefined || wait >= budget(opts, startedAt)) throw error;
+    // Traced: the wait and the attempt after it are a child span of the request's.
+    const retry = opts.trace?.child("mcp.client.retry", {
+      "conduit.retry.attempt": retries + 1,
+      "conduit.retry.delay_ms": wait,
+      "conduit.retry.after": error.reason ?? error.kind,
+    });
     try {
       await delay(wait, opts.signal);
     } catch {
-      throw cancelledError(method, opts.signal);
+      const cancelled = cancelledError(method, opts.signal);
+      retry?.end(cancelled);
+      throw cancelled;
     }
-    return dispatch(
+    const again = dispatch(
       method,
       params,
       { ...opts, startedAt, statusRetries: retries + 1 },
       startedAt,
     );
+    return retry === undefined ? again : again.then((result) => {
+      retry.end();
+      return result;
+    }, (failure: unknown) => {
+      retry.end(failure);
+      throw failure;
+    });
   };
 
   const release = (handle: LinkHandle) =>

@@ -12,6 +12,7 @@ import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { LogLevel } from "../../protocol/meta.ts";
 import type { Era } from "../../protocol/versions.ts";
+import type { TraceScope } from "../../tracing/hooks.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 import type { ClientState, RequestOptions } from "../types.ts";
 import { capabilitiesFor } from "../handler/capabilities.ts";
@@ -22,6 +23,8 @@ import { createWaitRoom, type WaitRoom } from "./_waiting.ts";
 export interface ConnectionRequestOptions extends RequestOptions {
   /** Attach a `progressToken` (default `true`). */
   progress?: boolean;
+  /** The request's span, when the client traces (its id and retries are recorded on it). */
+  trace?: TraceScope;
 }
 
 /** What the connection tells the client about. */

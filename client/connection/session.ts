@@ -26,6 +26,7 @@ import { counted } from "../../transports/census.ts";
 import { asMcpError, cancelledError } from "../_errors.ts";
 import { Call, type CallCore, deadlineClock } from "./_call.ts";
 import type { Progress, RequestOptions } from "../types.ts";
+import type { TraceScope } from "../../tracing/hooks.ts";
 
 /** How a session reaches its link and the connection around it. */
 export interface SessionOptions {
@@ -55,6 +56,8 @@ export interface SessionRequestOptions extends RequestOptions {
   progress?: boolean;
   /** Announce cancellation with `notifications/cancelled` where the era uses it (default `true`). */
   cancellable?: boolean;
+  /** The request's span, when the client traces: told the id the request goes out with. */
+  trace?: TraceScope;
 }
 
 /** One link's request bookkeeping. */
@@ -125,6 +128,7 @@ export function createSession(options: SessionOptions): Session {
       return Promise.reject(cancelledError(method, signal));
     }
     const id = ++lastId;
+    opts.trace?.sent(id);
     const timed = Number.isFinite(opts.timeout);
     // A timed request always carries a token, so that the server's progress can extend it.
     const wantsToken = opts.progress !== false && (opts.onProgress !== undefined || timed);

@@ -11,6 +11,7 @@ import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import type { LogLevel } from "../../protocol/meta.ts";
 import type { Era } from "../../protocol/versions.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
+import type { TraceHooks } from "../../tracing/hooks.ts";
 
 /** Sends one request through the connection (queued until ready). */
 export type RequestFn = (
@@ -35,6 +36,8 @@ export interface Requester {
   input?: InputContext;
   /** Sends a notification on the ready link. */
   notify?(method: string, params?: JsonObject): Promise<void>;
+  /** The client's tracing, when it has a tracer (an MRTR call's rounds share one span). */
+  trace?: TraceHooks;
 }
 
 /** What the MRTR driver needs from the client. */

@@ -32,6 +32,7 @@ import type { ResolvedOptions } from "../_resolve_options.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import { answerInput, inputKind, inputProblem, inputRequiredOf } from "../handler/input.ts";
 import type { InputContext, Requester } from "./_requester.ts";
+import { settle } from "../../tracing/tracing.ts";
 import type { ClientStatus } from "../types.ts";
 
 export type { InputContext } from "./_requester.ts";
@@ -200,13 +201,17 @@ export function requestWithInput(
 ): Promise<JsonObject> {
   const { assigns: _a, principal: _p, ...request } = options;
   const started = Date.now();
+  // Traced: one span for the call, its rounds after the first as children.
+  const trace = requester.trace?.call(method, params);
+  if (trace !== undefined) request.trace = trace;
   // The first round goes out as is; the rounds of input start only when the server asks.
-  return requester.request(method, params, request).catch((error: unknown) => {
+  const final = requester.request(method, params, request).catch((error: unknown) => {
     const interim = inputRequiredOf(error);
     if (interim === undefined || requester.input === undefined) throw error;
     const rounds = { input: requester.input, options, request, started };
     return answerRounds(requester, method, params, rounds, interim);
   });
+  return trace === undefined ? final : settle(trace, final);
 }
 
 /** The rounds after the first `input_required` result `interim`, until a final result. */

@@ -140,13 +140,14 @@ test("edge graph: the text walk agrees with deno info on http.ts and mod.ts", ()
   assertArrayIncludes(external, ["eventsource-parser"]);
 });
 
-test("load graph: OAuth libraries, the SSE parser and Hono load on first use, not with either entry", () => {
-  const lazy = ["eventsource-parser", "jose", "oauth4webapi"];
+test("load graph: OAuth libraries, the SSE parser, OpenTelemetry and Hono load on first use, not with either entry", () => {
+  const lazy = ["@opentelemetry/api", "eventsource-parser", "jose", "oauth4webapi"];
   for (const entry of ["mod.ts", "http.ts"]) {
     const eager = walkGraph(entry, { eager: true });
     const loaded = lazy.filter((name) => eager.external.has(name));
     assertEquals(loaded, [], `${entry} loads ${loaded.join(", ")} at once`);
     assert(eager.modules.has("oauth/middleware.ts"), `${entry} still exports withOAuth`);
+    assert(eager.modules.has("tracing/tracing.ts"), `${entry} still has the tracing hooks`);
     // The full graph (dynamic imports included) does reach them: the check can fail.
     const all = walkGraph(entry);
     assertEquals(lazy.filter((name) => all.external.has(name)), lazy);

@@ -35,6 +35,9 @@ const LAYERS: Record<string, readonly string[]> = {
   cache: ["protocol", "clock"],
   oauth: ["protocol", "clock", "runtime", "cache"],
   transports: ["protocol", "clock", "runtime", "oauth", "cache"],
+  // OpenTelemetry spans and metrics (@opentelemetry/api loaded on first use): the client's
+  // code calls its hooks, so it sits below client/ and knows only the wire.
+  tracing: ["protocol"],
   // Not runtime/: http.ts (the edge entry) reaches the client, and runtime/ must stay out of it.
   client: [
     "protocol",
@@ -42,6 +45,7 @@ const LAYERS: Record<string, readonly string[]> = {
     "cache",
     "oauth",
     "transports",
+    "tracing",
     "client/handler",
     "client/connection",
     "client/requests",
@@ -52,8 +56,23 @@ const LAYERS: Record<string, readonly string[]> = {
   // connection/ ← requests/ ← tasks/ ← changes/ (and the public face at the root assembles
   // them all).
   "client/handler": ["protocol", "clock", "transports", "client"],
-  "client/connection": ["protocol", "clock", "oauth", "transports", "client", "client/handler"],
-  "client/requests": ["protocol", "clock", "client", "client/handler", "client/connection"],
+  "client/connection": [
+    "protocol",
+    "clock",
+    "oauth",
+    "transports",
+    "tracing",
+    "client",
+    "client/handler",
+  ],
+  "client/requests": [
+    "protocol",
+    "clock",
+    "tracing",
+    "client",
+    "client/handler",
+    "client/connection",
+  ],
   "client/tasks": [
     "protocol",
     "clock",
