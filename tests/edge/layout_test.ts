@@ -85,6 +85,7 @@ const LAYERS: Record<string, readonly string[]> = {
   "client/changes": [
     "protocol",
     "clock",
+    "cache",
     "client",
     "client/handler",
     "client/connection",
