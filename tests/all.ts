@@ -92,6 +92,7 @@ import "./testing/mock_wire_test.ts";
 import "./tracing/http_test.ts";
 import "./tracing/oauth_test.ts";
 import "./tracing/spans_test.ts";
+import "./tracing/tasks_test.ts";
 import "./tracing/stdio_test.ts";
 import "./transports/in_process_test.ts";
 import "./transports/lean_reads_test.ts";

@@ -93,9 +93,23 @@ export async function taskRequest(
   options: ConnectionRequestOptions = {},
 ): Promise<JsonObject> {
   const sent = ctx.requester.era() === "modern" ? withTasksMeta(ctx, params) : params;
+  // A poll is a span of its own (with a tracer), its `tasks/get` request a child of it.
+  const poll = method === "tasks/get"
+    ? ctx.requester.trace?.span("mcp.client.task_poll", { "conduit.task.id": params.taskId })
+    : undefined;
   try {
-    return await ctx.requester.request(method, sent, { ...options, progress: false });
+    const result = await ctx.requester.request(method, sent, {
+      ...options,
+      progress: false,
+      ...(poll === undefined ? {} : { trace: poll }),
+    });
+    if (poll !== undefined) {
+      if (typeof result.status === "string") poll.set({ "conduit.task.status": result.status });
+      poll.end();
+    }
+    return result;
   } catch (error) {
+    poll?.end(error);
     if (isMcpError(error) && error.kind === "server" && error.code === -32602) {
       throw expiredError(params.taskId, error);
     }
