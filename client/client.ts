@@ -19,12 +19,13 @@
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { delay } from "./_async.ts";
+import { authMethods } from "./_client_auth.ts";
+import { listingMethods } from "./_client_lists.ts";
 import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
 import { inputContext } from "./requests/mrtr.ts";
 import { createNotificationHub } from "./changes/notifications.ts";
 import { createClientCache } from "./changes/cache.ts";
-import { listPage } from "./requests/pagination.ts";
 import {
   createSubscriptions,
   type FollowedList,
@@ -43,20 +44,8 @@ import {
   type Requester,
   setLogLevel,
 } from "./requests/requests.ts";
-import type {
-  ClientOptions,
-  McpClient,
-  Prompt,
-  PromptsPage,
-  Resource,
-  ResourcesPage,
-  ResourceTemplate,
-  ResourceTemplatesPage,
-  Tool,
-  ToolsPage,
-} from "./types.ts";
+import type { ClientOptions, McpClient } from "./types.ts";
 import { McpError } from "../protocol/errors.ts";
-import type { StreamableHttpTransport } from "../transports/streamable_http.ts";
 
 const ALL_LISTS: readonly FollowedList[] = ["tools", "prompts", "resources"];
 
@@ -216,37 +205,7 @@ export function createClient(options: ClientOptions): McpClient {
       }
       return await request(method, params, checkOptions(options));
     },
-    async listTools(options) {
-      const page = await listPage(requester, "tools", options);
-      return { tools: page.items, nextCursor: page.nextCursor } as ToolsPage;
-    },
-    async listPrompts(options) {
-      const page = await listPage(requester, "prompts", options);
-      return { prompts: page.items, nextCursor: page.nextCursor } as PromptsPage;
-    },
-    async listResources(options) {
-      const page = await listPage(requester, "resources", options);
-      return { resources: page.items, nextCursor: page.nextCursor } as ResourcesPage;
-    },
-    async listResourceTemplates(options) {
-      const page = await listPage(requester, "resourceTemplates", options);
-      return {
-        resourceTemplates: page.items,
-        nextCursor: page.nextCursor,
-      } as ResourceTemplatesPage;
-    },
-    // A cached listing follows its list's changes (modern servers send them only when asked).
-    listAllTools: (options) =>
-      following(["tools"], cache.listAll("tools", options) as Promise<Tool[]>),
-    listAllPrompts: (options) =>
-      following(["prompts"], cache.listAll("prompts", options) as Promise<Prompt[]>),
-    listAllResources: (options) =>
-      following(["resources"], cache.listAll("resources", options) as Promise<Resource[]>),
-    listAllResourceTemplates: (options) =>
-      following(
-        ["resources"],
-        cache.listAll("resourceTemplates", options) as Promise<ResourceTemplate[]>,
-      ),
+    ...listingMethods(requester, cache, following),
     cachedTools: () => cache.cachedTools(),
     tool: (name) => cache.tool(name),
     callTool:
@@ -266,33 +225,7 @@ export function createClient(options: ClientOptions): McpClient {
       ),
     subscribe: (uri, options) => subs.subscribe(uri, options),
     unsubscribe: (uri, options) => subs.unsubscribe(uri, options),
-    authorized() {
-      oauthTransport(resolved.transport).authorized();
-    },
-    handleCallback(callback) {
-      try {
-        return oauthTransport(resolved.transport).handleCallback(callback);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
-    async setAuth(auth, options) {
-      const transport = resolved.transport as Partial<StreamableHttpTransport>;
-      if (typeof transport.setAuth !== "function") {
-        throw new TypeError(
-          `setAuth: the ${resolved.transport.kind} transport takes no credentials`,
-        );
-      }
-      if (options !== undefined && (typeof options !== "object" || options === null)) {
-        throw new TypeError("setAuth: options must be an object");
-      }
-      const before = await cache.identity();
-      transport.setAuth(auth, options); // checks the form: TypeError when it is not one
-      // A new identity: the old one's private results are deleted before this returns.
-      await cache.credentialsChanged(before);
-      if (connection.status().state === "closed") return;
-      await connection.reconnect();
-    },
+    ...authMethods(resolved.transport, cache, connection),
     instructionsForLlm() {
       if (!resolved.includeInstructions) return undefined;
       const info = connection.serverInfo();
@@ -344,18 +277,4 @@ export async function connectClient(options: ClientOptions, timeout?: number): P
     const left = deadline === Infinity ? closing : delay(deadline - Date.now(), closed.signal);
     return left.catch(() => {}).then(() => Promise.reject(error));
   });
-}
-
-/** The transport's OAuth controls, or kind `auth` reason `oauth_not_configured`. */
-function oauthTransport(
-  transport: unknown,
-): Pick<StreamableHttpTransport, "authorized" | "handleCallback"> {
-  const t = transport as Partial<StreamableHttpTransport>;
-  if (typeof t.authorized !== "function" || typeof t.handleCallback !== "function") {
-    throw new McpError("The client's transport takes no OAuth credentials", {
-      kind: "auth",
-      reason: "oauth_not_configured",
-    });
-  }
-  return t as Pick<StreamableHttpTransport, "authorized" | "handleCallback">;
 }

@@ -8,26 +8,15 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { serverErrorReason } from "../protocol/error_reason.ts";
 import {
   isErrorResponse,
-  isNotification,
   isRequest,
   isResult,
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from "../protocol/jsonrpc.ts";
-import {
-  abortError,
-  discard,
-  isRetryableStatus,
-  linkSignals,
-  mediaType,
-  readBoundedText,
-  statusError,
-} from "./_http.ts";
-import { authError } from "./_http_auth.ts";
+import { abortError, linkSignals } from "./_http.ts";
 import { counted } from "./census.ts";
 import {
   deleteSession,
@@ -37,18 +26,11 @@ import {
   modernVersion,
   postMessage,
   requestHeaders,
-  SESSION_HEADER,
 } from "./_http_request.ts";
-import {
-  decodeOrThrow,
-  describe,
-  isResponse,
-  parseErrorBody,
-  readErrorText,
-  readProbe,
-} from "./_http_response.ts";
-import { isSessionLoss, sessionExpiredError } from "./_http_session.ts";
-import { openGetStream, readPostStream, type StreamContext } from "./_http_streams.ts";
+import { decodeOrThrow, isResponse, readProbe } from "./_http_response.ts";
+import { sessionExpiredError } from "./_http_session.ts";
+import { onPostResponse, type PostContext } from "./_http_post_answer.ts";
+import { openGetStream, type StreamContext } from "./_http_streams.ts";
 import type {
   HttpProbeResult,
   LinkProtocol,
@@ -125,7 +107,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     return sessionExpiredError(status);
   }
 
-  const streams: StreamContext = {
+  const streams: PostContext = {
     config,
     deliver,
     deliverResponse,
@@ -138,6 +120,14 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     sessionExpired,
     decode: decodeOrThrow,
     maxRetryAfter: sink.maxRetryAfter,
+    sessionStarted(id) {
+      if (id !== undefined) state.sessionId = id;
+      sessionLost = false;
+    },
+    initializedSent() {
+      initialized = true;
+      maybeStartGet();
+    },
   };
 
   /**
@@ -170,92 +160,6 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       scope.unlink();
       if (getStream === controller) getStream = undefined;
     });
-  }
-
-  async function onPostResponse(
-    message: JsonRpcMessage,
-    modern: boolean,
-    response: Response,
-    carried: string | undefined,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const request = isRequest(message) ? message : undefined;
-    const what = describe(message);
-    const status = response.status;
-    if (!modern && request?.method === "initialize" && response.ok) {
-      const id = response.headers.get(SESSION_HEADER);
-      if (id !== null && /^[\x21-\x7e]+$/.test(id)) state.sessionId = id;
-      else if (id !== null) warn("Ignored a session id that is not visible ASCII");
-      sessionLost = false;
-    }
-    if (status === 401 || status === 403) {
-      discard(response);
-      throw authError(response, what);
-    }
-    if (status === 404 && carried !== undefined) {
-      discard(response);
-      throw sessionExpired(carried);
-    }
-    if (isRetryableStatus(status)) {
-      discard(response);
-      throw statusError(response, what);
-    }
-    if (!response.ok) {
-      const text = await readErrorText(response);
-      // Real servers answer a session they no longer know with 400 (or -32001), not 404.
-      if (carried !== undefined && isSessionLoss(status, text)) {
-        throw sessionExpired(carried, status);
-      }
-      const rpcError = parseErrorBody(text, status);
-      if (rpcError === undefined) throw statusError(response, what);
-      if (request !== undefined) {
-        deliver({ ...rpcError, id: rpcError.id ?? request.id });
-        return;
-      }
-      throw new McpError(`The server rejected ${what}: ${rpcError.error.message}`, {
-        kind: "server",
-        reason: serverErrorReason(rpcError.error.code),
-        code: rpcError.error.code,
-        data: rpcError.error.data,
-      });
-    }
-    if (request === undefined) {
-      discard(response);
-      if (!modern && isNotification(message) && message.method === "notifications/initialized") {
-        initialized = true;
-        maybeStartGet();
-      }
-      return;
-    }
-    const type = mediaType(response.headers.get("content-type"));
-    if (type === "text/event-stream" && response.body !== null) {
-      await readPostStream(streams, { request, what, legacy: !modern, response, signal });
-      return;
-    }
-    if (type === "application/json") {
-      const text = await readBoundedText(response, config.maxResponseBytes);
-      if (text === "") {
-        throw new McpError(`The server answered ${what} with an empty body`, {
-          kind: "protocol",
-          reason: "malformed_body",
-        });
-      }
-      deliverResponse(request, decodeOrThrow(text, what), what);
-      return;
-    }
-    discard(response);
-    if (status === 202 || status === 204 || response.body === null) {
-      throw new McpError(`The server accepted ${what} (HTTP ${status}) but sent no response`, {
-        kind: "protocol",
-        reason: "no_response",
-      });
-    }
-    throw new McpError(
-      `The server answered ${what} with Content-Type ${
-        JSON.stringify(type || "(none)")
-      }, not JSON or an event stream`,
-      { kind: "protocol", reason: "unexpected_content_type" },
-    );
   }
 
   const closedError = () =>
@@ -301,7 +205,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       const { headers, session } = await requestHeaders(config, state, "POST", message);
       if (modern && request?.method === "tools/list") listRequests.add(request.id);
       const response = await postMessage(config, headers, message, signal);
-      await onPostResponse(message, modern, response, session, signal);
+      await onPostResponse(streams, message, modern, response, session, signal);
     } finally {
       if (request !== undefined) listRequests.delete(request.id);
     }

@@ -23,6 +23,7 @@ import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import { type LinkConfig, openLink } from "./_http_link.ts";
 import { recordingFetch } from "../oauth/recording_fetch.ts";
+import { endpoint, KEYS, MiB, positiveInteger, staticHeaders } from "./_http_options.ts";
 import { guardLink, guardSink, transportSecrets } from "./_redact.ts";
 import { toolHeaders } from "./_tool_headers.ts";
 import { httpCacheTarget } from "./cache_target.ts";
@@ -153,56 +154,6 @@ export interface StreamableHttpTransport extends Transport {
    *   reason the response was refused (`iss_mismatch`, `state_mismatch`, `unknown_state`, …).
    */
   handleCallback(callback: string | URL): Promise<void>;
-}
-
-const MiB = 1024 * 1024;
-
-const KEYS = [
-  "headers",
-  "auth",
-  "credentialId",
-  "fetch",
-  "maxResponseBytes",
-  "maxEventBytes",
-  "maxRedirects",
-  "reconnectDelay",
-  "maxReconnects",
-  "closeTimeout",
-];
-
-function positiveInteger(value: unknown, key: string, fallback: number, min = 1): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    throw new TypeError(`options.${key} must be an integer of at least ${min}`);
-  }
-  return value;
-}
-
-function endpoint(url: unknown): URL {
-  if (typeof url !== "string" && !(url instanceof URL)) {
-    throw new TypeError("url must be a string or a URL");
-  }
-  let parsed: URL;
-  try {
-    parsed = url instanceof URL ? new URL(url.href) : new URL(String(url));
-  } catch {
-    throw new TypeError("url must be an absolute http: or https: URL");
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new TypeError("url must be an absolute http: or https: URL");
-  }
-  parsed.hash = "";
-  return parsed;
-}
-
-function staticHeaders(init: unknown): Record<string, string> {
-  if (init === undefined) return {};
-  try {
-    // Checked and normalized once by `Headers`; kept as a plain record (lower-case names).
-    return Object.fromEntries(new Headers(init as HeadersInit));
-  } catch {
-    throw new TypeError("options.headers must hold valid header names and values");
-  }
 }
 
 /**

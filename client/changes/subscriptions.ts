@@ -18,7 +18,8 @@ import { follow } from "../_async.ts";
 import { checkOptions, nonEmpty } from "../requests/_checks.ts";
 import { subscriptionsNotSupported } from "../_errors.ts";
 import { isObject } from "../_json.ts";
-import { createListens, type ListenFilter, type ListenSettings, type ListFlag } from "./_listen.ts";
+import { createListens } from "./_listen.ts";
+import type { ListenFilter, ListenSettings, ListFlag } from "./_listen_types.ts";
 import type { Connection } from "../connection/connection.ts";
 import type { RequestOptions } from "../types.ts";
 
