@@ -67,6 +67,28 @@ test("bytes: release frees a whole owned buffer, and leaves a partial view alone
   assertEquals(decodeOwned(encoder.encode("€uro")), "€uro");
 });
 
+test("bytes: a carry past 1 MiB keeps every byte; a copying pump frees a plain stream's large chunks", async () => {
+  const carry = byteCarry(3_000_000);
+  const source = encoder.encode(mixed(900_000));
+  for (const piece of pieces(source, 100_003)) carry.append(piece);
+  assertEquals(carry.view(), source);
+  carry.clear();
+  for (const copies of [true, false]) {
+    const chunks = [new Uint8Array(64 * 1024).fill(7), new Uint8Array(100).fill(8)];
+    let i = 0;
+    const plain = new ReadableStream<Uint8Array>({
+      pull: (controller) =>
+        i < chunks.length ? controller.enqueue(chunks[i++]) : controller.close(),
+    });
+    let bytes = 0;
+    await pumpStream(plain, (chunk) => bytes += chunk.length, copies).done;
+    assertEquals(bytes, 64 * 1024 + 100);
+    const freed = copies && canTransfer;
+    assertEquals(chunks[0].byteLength, freed ? 0 : 64 * 1024, "a large chunk freed when copied");
+    assertEquals(chunks[1].byteLength, 100, "a small chunk is left to the collector");
+  }
+});
+
 test("utf8Length: a long text is counted exactly, surrogate pairs across slices included", () => {
   for (const text of [mixed(70_000), "a".repeat(16_383) + "😀".repeat(9000), "€".repeat(40_000)]) {
     const exact = encoder.encode(text).byteLength;
