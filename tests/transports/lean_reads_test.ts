@@ -35,6 +35,15 @@ function byteStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
+/** A stream that is not a byte stream (as Bun's bodies are), of copies of `chunks`. */
+function plainStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream({
+    pull: (controller) =>
+      i < chunks.length ? controller.enqueue(chunks[i++].slice()) : controller.close(),
+  });
+}
+
 /** Text with one-, two-, three- and four-byte characters, `n` code points long or so. */
 function mixed(n: number): string {
   const alphabet = ["a", "é", "€", "😀", "b", "\u{10FFFF}"];
@@ -173,6 +182,37 @@ test("sse: an event far longer than a chunk, cut anywhere, arrives whole; over t
     assertEquals([events[0].id, events[1].data], ["9", "small"]);
   }
   const short = new SseReader(byteStream(pieces(bytes, 5_000)), limit - 1);
+  const error = await short.next().then(() => undefined, (e) => e);
+  short.close();
+  assert(isMcpError(error) && error.reason === "event_too_large", String(error));
+});
+
+test("sse: long data lines (over 1 MiB) arrive whole, alone or among other data lines", async () => {
+  const big = "\uFEFF" + mixed(450_000).replaceAll("\n", "").replaceAll("\r", "");
+  const text = `id: 1\ndata: ${big}\r\ndata: tail\n\nevent: x\ndata:${big}\r\n\r\ndata: last\n\n`;
+  const bytes = encoder.encode(text);
+  const limit = encoder.encode(`${big}\ntail`).byteLength;
+  for (const size of [4093, 65_536, 1_500_000]) {
+    for (
+      const stream of [byteStream(pieces(bytes, size)), plainStream(pieces(bytes, size))]
+    ) {
+      const reader = new SseReader(stream, limit);
+      const events = [];
+      try {
+        for (let e; (e = await reader.next()) !== undefined;) events.push(e);
+      } finally {
+        reader.close();
+      }
+      assertEquals(events.length, 3, `chunks of ${size}`);
+      assert(events[0].data === `${big}\ntail`, `two data lines joined (chunks of ${size})`);
+      assert(events[1].data === big, `one long line, its U+FEFF kept (chunks of ${size})`);
+      assertEquals([events[0].id, events[1].event, events[2].data], ["1", "x", "last"]);
+    }
+  }
+  const short = new SseReader(
+    byteStream(pieces(bytes, 65_536)),
+    encoder.encode(big).byteLength - 1,
+  );
   const error = await short.next().then(() => undefined, (e) => e);
   short.close();
   assert(isMcpError(error) && error.reason === "event_too_large", String(error));
