@@ -10,8 +10,7 @@
  */
 
 import type { McpError } from "../protocol/errors.ts";
-import type { JsonRpcMessage, JsonRpcRequest } from "../protocol/jsonrpc.ts";
-import type { AnswerFailure } from "../protocol/malformed.ts";
+import type { DecodeFailure, JsonRpcMessage, JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import type { Era } from "../protocol/versions.ts";
 
 /** Which kind of transport this is; the client's era rules depend on it. */
@@ -35,7 +34,10 @@ export interface TransportSink {
    * `malformedAnswer`). Links that cannot tell the request (HTTP fails its send) never call
    * it.
    */
-  malformed?(id: string | number, failure: AnswerFailure): void;
+  malformed?(
+    id: string | number,
+    failure: { reason: DecodeFailure; detail: string; limit?: number },
+  ): void;
   /**
    * The longest wait a server may ask of the link, in milliseconds: an event stream's
    * `retry:` or a `Retry-After` longer than this is capped to it (the client passes its
