@@ -157,14 +157,18 @@ export function isErrorResponse(value: unknown): value is JsonRpcErrorResponse {
   return isObject(error) && Number.isInteger(error.code) && typeof error.message === "string";
 }
 
-/** Why {@linkcode decodeMessage} refused its input. */
+/**
+ * Why {@linkcode decodeMessage} refused its input; `too_large` is a transport's verdict on a
+ * message over its size limit, read no further than its id (the decoder never gives it).
+ */
 export type DecodeFailure =
   | "not_json"
   | "batch"
   | "not_object"
   | "bad_version"
   | "null_id"
-  | "bad_shape";
+  | "bad_shape"
+  | "too_large";
 
 /** The outcome of {@linkcode decodeMessage}: a message, or a reason and a description. */
 export type DecodeResult =

@@ -31,6 +31,23 @@ export function release(bytes: Uint8Array): void {
   }
 }
 
+/** Chunks from this size on are worth freeing at once (see {@linkcode releaseChunk}). */
+const LARGE_CHUNK = 64 * 1024;
+
+/**
+ * Frees a large chunk that a stream which is not a byte stream (Bun's pipes and `fetch`
+ * bodies) handed over, once its bytes have been copied or decoded. Such a stream reads every
+ * chunk into a fresh buffer and keeps no reference to it (the Streams standard hands a read
+ * chunk to the reader), but the collector would free it only at its next run: the chunks of
+ * one message at the limit would add up to its size again. Small chunks are left to the
+ * collector (they are cheap, and a stream made in code may enqueue a buffer it reuses).
+ *
+ * @param chunk A chunk the caller read and has done with.
+ */
+export function releaseChunk(chunk: Uint8Array): void {
+  if (chunk.byteLength >= LARGE_CHUNK) release(chunk);
+}
+
 /** The bytes of an unfinished line or event, from {@linkcode byteCarry}. */
 export interface ByteCarry {
   /** How many bytes are held. */
@@ -46,10 +63,17 @@ export interface ByteCarry {
 /** A carry's first buffer; one up to `KEEP` bytes is kept for the next use. */
 const FIRST = 16 * 1024;
 const KEEP = 64 * 1024;
+/** Past this, a carry stops doubling and reserves its maximum (up to `RESERVE`) at once. */
+const JUMP = 1024 * 1024;
+const RESERVE = 256 * 1024 * 1024;
 
 /**
- * Holds bytes across chunks in one buffer of our own that grows by doubling (each outgrown
- * buffer freed at once), so a long line is never parts plus a joined copy of them.
+ * Holds bytes across chunks in one buffer of our own, so a long line is never parts plus a
+ * joined copy of them. It doubles (each outgrown buffer freed at once) up to 1 MiB; a line
+ * longer than that is likely a message near the limit, so the carry then reserves its
+ * maximum in one buffer (256 MiB at most, doubling past that): a fresh buffer's pages cost no memory
+ * until written, where doubling on would leave every outgrown buffer behind (a runtime that
+ * frees a detached buffer only at its next collection, such as Bun, keeps them all).
  *
  * @param max The most bytes it will hold.
  * @returns The carry.
@@ -75,7 +99,11 @@ export function byteCarry(max: number): ByteCarry {
     append(piece) {
       const needed = held + piece.length;
       if (buffer === undefined || buffer.length < needed) {
-        const size = Math.max(needed, Math.min(max, Math.max(2 * (buffer?.length ?? 0), FIRST)));
+        const doubled = Math.max(2 * (buffer?.length ?? 0), FIRST);
+        const size = Math.max(
+          needed,
+          Math.min(max, needed > JUMP ? Math.max(RESERVE, doubled) : doubled),
+        );
         const grown = new Uint8Array(size);
         if (buffer !== undefined) {
           grown.set(buffer.subarray(0, held));

@@ -6,6 +6,7 @@
  */
 
 import { byteCarry } from "./_bytes.ts";
+import { HEAD_BYTES } from "./_line_id.ts";
 
 /** Callbacks and limits for {@linkcode lineSplitter}. */
 export interface LineSplitterOptions {
@@ -15,9 +16,10 @@ export interface LineSplitterOptions {
   onLine(line: string): void;
   /**
    * Receives the length of each line that went over `maxLineBytes`, once the line has
-   * ended. Its bytes were dropped as they arrived.
+   * ended, and a copy of its first bytes (at most `HEAD_BYTES`, 1 KiB). The rest of its bytes
+   * were dropped as they arrived.
    */
-  onOversized(bytes: number): void;
+  onOversized(bytes: number, head: Uint8Array): void;
 }
 
 /** A push-based line splitter from {@linkcode lineSplitter}. */
@@ -31,7 +33,18 @@ export interface LineSplitter {
 }
 
 const LF = 0x0a;
+const EMPTY = new Uint8Array(0);
 const CR = 0x0d;
+
+/** A copy of the first `HEAD_BYTES` of `first` followed by `then`. */
+function headOf(first: Uint8Array, then: Uint8Array): Uint8Array {
+  const head = new Uint8Array(Math.min(HEAD_BYTES, first.length + then.length));
+  head.set(first.subarray(0, head.length));
+  if (first.length < head.length) {
+    head.set(then.subarray(0, head.length - first.length), first.length);
+  }
+  return head;
+}
 
 function isBlank(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
@@ -69,6 +82,7 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
   const carry = byteCarry(maxLineBytes + 1);
   let skipping = false; // the current line went over the limit
   let skipped = 0; // its length so far
+  let head: Uint8Array = EMPTY; // its first bytes
 
   function emit(bytes: Uint8Array, held: boolean): void {
     let end = bytes.length;
@@ -84,9 +98,12 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
   function finishLine(tail: Uint8Array): void {
     if (skipping) {
       const total = skipped + tail.length;
+      if (head.length < HEAD_BYTES) head = headOf(head, tail);
       skipping = false;
       skipped = 0;
-      onOversized(total);
+      const first = head;
+      head = EMPTY;
+      onOversized(total, first);
       return;
     }
     const held = carry.length > 0;
@@ -97,24 +114,27 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
     }
     // A trailing \r does not count toward the limit.
     const length = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
-    if (length > maxLineBytes) onOversized(line.length);
+    if (length > maxLineBytes) onOversized(line.length, headOf(line, EMPTY));
     else emit(line, held);
     if (held) carry.clear();
   }
 
-  function skip(bytes: number): void {
+  /** Starts skipping a line: what the carry holds (`bytes`) and then `next` began it. */
+  function skip(bytes: number, next: Uint8Array): void {
     skipping = true;
     skipped = bytes;
+    head = headOf(carry.view(), next);
     carry.clear();
   }
 
   function hold(piece: Uint8Array): void {
     if (skipping) {
       skipped += piece.length;
+      if (head.length < HEAD_BYTES) head = headOf(head, piece);
       return;
     }
     // One byte of slack for a \r that may precede the \n in the next chunk.
-    if (carry.length + piece.length > maxLineBytes + 1) skip(carry.length + piece.length);
+    if (carry.length + piece.length > maxLineBytes + 1) skip(carry.length + piece.length, piece);
     else carry.append(piece);
   }
 
@@ -128,7 +148,7 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
           return;
         }
         const tail = chunk.subarray(start, newline);
-        if (!skipping && carry.length + tail.length > maxLineBytes + 1) skip(carry.length);
+        if (!skipping && carry.length + tail.length > maxLineBytes + 1) skip(carry.length, tail);
         finishLine(tail);
         start = newline + 1;
       }

@@ -2,10 +2,13 @@
  * Private: reading a byte stream to its end, chunk by chunk. Where the stream is a byte
  * stream (Deno's pipes), a consumer that copies what it keeps can have every chunk read into
  * one reused buffer instead: no chunk is allocated per read, so a long message leaves no
- * trail of dead read buffers waiting for a collection.
+ * trail of dead read buffers waiting for a collection. Elsewhere (Bun's pipes) such a
+ * consumer has each large chunk freed as soon as it returns, to the same end.
  *
  * @module
  */
+
+import { releaseChunk } from "./_bytes.ts";
 
 /** A stream being read, from {@linkcode pumpStream}. */
 export interface Pump {
@@ -24,7 +27,7 @@ const CHUNK = 64 * 1024;
  * @param stream The stream.
  * @param onChunk Receives each chunk.
  * @param reuse `onChunk` copies what it keeps: the chunks may share one buffer, overwritten
- *   by the next read.
+ *   by the next read, or be freed once it returns.
  * @returns The reading.
  *
  * @example
@@ -49,7 +52,7 @@ export function pumpStream(
     else {
       const chunks = stream.getReader();
       reader = chunks;
-      done = readChunks(chunks, onChunk);
+      done = readChunks(chunks, onChunk, reuse);
     }
   } catch {
     return { done: Promise.resolve(), cancel() {} };
@@ -67,15 +70,20 @@ function byobReader(stream: ReadableStream<Uint8Array>): ReadableStreamBYOBReade
   }
 }
 
+/** Reads chunk by chunk; a consumer that copies what it keeps has each chunk freed after. */
 async function readChunks(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   onChunk: (chunk: Uint8Array) => void,
+  copies: boolean,
 ): Promise<void> {
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      if (value && value.length > 0) onChunk(value);
+      if (value && value.length > 0) {
+        onChunk(value);
+        if (copies) releaseChunk(value);
+      }
     }
   } catch {
     // The pipe broke or was cancelled: the same as its end.

@@ -15,7 +15,7 @@
 
 import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
-import { type ByteCarry, byteCarry } from "./_bytes.ts";
+import { type ByteCarry, byteCarry, releaseChunk } from "./_bytes.ts";
 import { utf8Length } from "./_http.ts";
 import { cancelReader, draining, watchDrain } from "./_sse_drain.ts";
 import { feedParser, loadParser, parserLoaded, returnParser, takeParser } from "./_sse_parser.ts";
@@ -124,6 +124,8 @@ export class SseReader {
         this.release();
       } else {
         this.feedBytes(chunk.value);
+        // Copied or decoded: a chunk of a body that is not a byte stream is freed now.
+        if (this.carry !== undefined && this.buffer === undefined) releaseChunk(chunk.value);
       }
       if (this.overflow) {
         this.failed = true;

@@ -8,6 +8,7 @@ import { McpError } from "../protocol/errors.ts";
 import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
 import { counted } from "./census.ts";
+import { leadingResponseId } from "./_line_id.ts";
 import { lineSplitter } from "./_lines.ts";
 import { type Pump, pumpStream } from "./_pump.ts";
 import { byteRing } from "./_ring.ts";
@@ -39,6 +40,7 @@ function exitError(status: ExitStatus, stderr: string): McpError {
 
 /** The most characters coalesced into one write to stdin (a longer line goes alone). */
 const MAX_BATCH_CHARS = 1 << 20;
+const utf8 = new TextDecoder();
 
 /** How a queued line's `send()` settles. */
 interface Waiter {
@@ -183,11 +185,14 @@ export function startLink(
         warn(`the message handler threw: ${(error as Error)?.name ?? "error"}`);
       }
     },
-    onOversized(bytes) {
-      warn(
-        `skipped a ${bytes}-byte message from the server: over maxMessageBytes ` +
-          `(${settings.maxMessageBytes})`,
-      );
+    onOversized(bytes, head) {
+      // An answer whose first bytes show its id fails its request at once (as over HTTP).
+      const limit = settings.maxMessageBytes;
+      const detail = `a ${bytes}-byte message, over maxMessageBytes (${limit})`;
+      const id = closing ? undefined : leadingResponseId(utf8.decode(head));
+      if (id !== undefined && sink.malformed) {
+        sink.malformed(id, { reason: "too_large", detail, limit });
+      } else warn(`skipped ${detail}`);
     },
   });
 

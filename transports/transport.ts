@@ -30,11 +30,15 @@ export interface TransportSink {
   warn?(message: string): void;
   /**
    * An answer to the request `id` arrived in a shape that is not JSON-RPC (such as
-   * `"result": "a string"`, or both `result` and `error`): that request should fail at once
-   * (see `malformedAnswer`). Links that cannot tell the request (HTTP fails its send) never
-   * call it.
+   * `"result": "a string"`, or both `result` and `error`), or over the link's size limit
+   * (reason `too_large`, with the `limit`): that request should fail at once (see
+   * `malformedAnswer`). Links that cannot tell the request (HTTP fails its send) never call
+   * it.
    */
-  malformed?(id: string | number, failure: { reason: DecodeFailure; detail: string }): void;
+  malformed?(
+    id: string | number,
+    failure: { reason: DecodeFailure; detail: string; limit?: number },
+  ): void;
   /**
    * The longest wait a server may ask of the link, in milliseconds: an event stream's
    * `retry:` or a `Retry-After` longer than this is capped to it (the client passes its

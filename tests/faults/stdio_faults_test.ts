@@ -133,6 +133,20 @@ for (const [era, mode] of ERAS) {
     );
   });
 
+  test(`faults stdio [${era}]: an oversized answer fails its call at once, the next goes on`, async () => {
+    const fault: StdioFault = { kind: "oversized_answer", bytes: 8192 };
+    await using server = faultyServer(fault, { mode }, { requestTimeout: 30_000 }, 4096);
+    const error = await server.client.callTool("echo", { message: "big" }).then(
+      () => undefined,
+      (thrown) => thrown,
+    );
+    assert(isMcpError(error), String(error));
+    assertEquals([error.kind, error.reason], ["protocol", "response_too_large"]);
+    assertEquals(error.data, { limit: 4096 });
+    assertStringIncludes(error.message, "maxMessageBytes (4096)");
+    assertEquals(await echoes(server.client, 2), expected(2));
+  });
+
   test(`faults stdio [${era}]: a crash mid-response with 50 calls in flight`, async () => {
     const fault: StdioFault = { kind: "crash", inFlight: 50, answered: 10 };
     await using server = faultyServer(fault, { mode });

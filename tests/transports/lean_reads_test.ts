@@ -35,6 +35,15 @@ function byteStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
+/** A stream that is not a byte stream (as Bun's bodies are), of copies of `chunks`. */
+function plainStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream({
+    pull: (controller) =>
+      i < chunks.length ? controller.enqueue(chunks[i++].slice()) : controller.close(),
+  });
+}
+
 /** Text with one-, two-, three- and four-byte characters, `n` code points long or so. */
 function mixed(n: number): string {
   const alphabet = ["a", "é", "€", "😀", "b", "\u{10FFFF}"];
@@ -65,6 +74,28 @@ test("bytes: release frees a whole owned buffer, and leaves a partial view alone
   if (canTransfer) assertEquals(whole.byteLength, 0);
   assertEquals(part.byteLength, 32);
   assertEquals(decodeOwned(encoder.encode("€uro")), "€uro");
+});
+
+test("bytes: a carry past 1 MiB keeps every byte; a copying pump frees a plain stream's large chunks", async () => {
+  const carry = byteCarry(3_000_000);
+  const source = encoder.encode(mixed(900_000));
+  for (const piece of pieces(source, 100_003)) carry.append(piece);
+  assertEquals(carry.view(), source);
+  carry.clear();
+  for (const copies of [true, false]) {
+    const chunks = [new Uint8Array(64 * 1024).fill(7), new Uint8Array(100).fill(8)];
+    let i = 0;
+    const plain = new ReadableStream<Uint8Array>({
+      pull: (controller) =>
+        i < chunks.length ? controller.enqueue(chunks[i++]) : controller.close(),
+    });
+    let bytes = 0;
+    await pumpStream(plain, (chunk) => bytes += chunk.length, copies).done;
+    assertEquals(bytes, 64 * 1024 + 100);
+    const freed = copies && canTransfer;
+    assertEquals(chunks[0].byteLength, freed ? 0 : 64 * 1024, "a large chunk freed when copied");
+    assertEquals(chunks[1].byteLength, 100, "a small chunk is left to the collector");
+  }
 });
 
 test("utf8Length: a long text is counted exactly, surrogate pairs across slices included", () => {
@@ -151,6 +182,37 @@ test("sse: an event far longer than a chunk, cut anywhere, arrives whole; over t
     assertEquals([events[0].id, events[1].data], ["9", "small"]);
   }
   const short = new SseReader(byteStream(pieces(bytes, 5_000)), limit - 1);
+  const error = await short.next().then(() => undefined, (e) => e);
+  short.close();
+  assert(isMcpError(error) && error.reason === "event_too_large", String(error));
+});
+
+test("sse: long data lines (over 1 MiB) arrive whole, alone or among other data lines", async () => {
+  const big = "\uFEFF" + mixed(450_000).replaceAll("\n", "").replaceAll("\r", "");
+  const text = `id: 1\ndata: ${big}\r\ndata: tail\n\nevent: x\ndata:${big}\r\n\r\ndata: last\n\n`;
+  const bytes = encoder.encode(text);
+  const limit = encoder.encode(`${big}\ntail`).byteLength;
+  for (const size of [4093, 65_536, 1_500_000]) {
+    for (
+      const stream of [byteStream(pieces(bytes, size)), plainStream(pieces(bytes, size))]
+    ) {
+      const reader = new SseReader(stream, limit);
+      const events = [];
+      try {
+        for (let e; (e = await reader.next()) !== undefined;) events.push(e);
+      } finally {
+        reader.close();
+      }
+      assertEquals(events.length, 3, `chunks of ${size}`);
+      assert(events[0].data === `${big}\ntail`, `two data lines joined (chunks of ${size})`);
+      assert(events[1].data === big, `one long line, its U+FEFF kept (chunks of ${size})`);
+      assertEquals([events[0].id, events[1].event, events[2].data], ["1", "x", "last"]);
+    }
+  }
+  const short = new SseReader(
+    byteStream(pieces(bytes, 65_536)),
+    encoder.encode(big).byteLength - 1,
+  );
   const error = await short.next().then(() => undefined, (e) => e);
   short.close();
   assert(isMcpError(error) && error.reason === "event_too_large", String(error));

@@ -1,3 +1,4 @@
+import { leadingResponseId } from "../../transports/_line_id.ts";
 import { lineSplitter } from "../../transports/_lines.ts";
 import { byteRing } from "../../transports/_ring.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
@@ -103,4 +104,41 @@ test("ring: a character cut at the start is dropped, zero capacity keeps nothing
   const none = byteRing(0);
   none.write(bytes("abc"));
   assertEquals([none.text(), none.size], ["", 0]);
+});
+
+test("lines: an oversized line hands over its first bytes, however it was cut", () => {
+  const line = `{"id":3,"result":"${"y".repeat(3000)}"}`;
+  for (const size of [1, 7, 500, 1024, 5000]) {
+    const heads: string[] = [];
+    const splitter = lineSplitter({
+      maxLineBytes: 100,
+      onLine: () => {},
+      onOversized: (_, head) => heads.push(new TextDecoder().decode(head)),
+    });
+    const all = bytes(line + "\n");
+    for (let at = 0; at < all.length; at += size) splitter.push(all.subarray(at, at + size));
+    assertEquals(heads, [line.slice(0, 1024)], `pieces of ${size}`);
+  }
+});
+
+test("line id: a response's id is read from its head only when it is certain", () => {
+  const cases: [string, string | number | undefined][] = [
+    ['{"jsonrpc":"2.0","id":7,"result":{"content":[', 7],
+    [' { "id" : "a\\"b" , "jsonrpc" : "2.0" , "error" : {', 'a"b'],
+    ['{"jsonrpc":"2.0","id":-12.5e1,"result":', -125],
+    ['{"jsonrpc":"2.0","x":null,"y":true,"id":1,"result":', 1],
+    ['{"result":{},"id":7}', undefined], // nested value first
+    ['{"jsonrpc":"2.0","id":7,"method":"ping","params":{', undefined], // a server request
+    ['{"id":7,"id":8,"result":', undefined], // repeated id
+    ['{"meta":{"id":1},"id":2,"result":', undefined],
+    ['{"jsonrpc":"2.0","id":12', undefined], // cut inside the id
+    ['{"jsonrpc":"2.0","id":7', undefined],
+    ['{"jsonrpc":"2.0","id":"ab', undefined],
+    ['{"jsonrpc":"2.0","id":7,"resu', undefined],
+    ['[{"id":1,"result":', undefined],
+    ['{"id":truex,"result":', undefined],
+    ['{"id":null,"result":', undefined],
+    ["not json", undefined],
+  ];
+  for (const [head, id] of cases) assertEquals(leadingResponseId(head), id, head);
 });
