@@ -71,8 +71,8 @@ async function worker(): Promise<void> {
   const warm = { ...await reading(), fds: await openFds(), listeners: (await snapshot()).live };
   // Readings every 10 000 calls: the RSS curve shows whether a drift levels off.
   const curve: number[] = [];
-  let at10k = warm;
-  let atEnd = warm;
+  let at10k: { rss: number; heap: number } = warm;
+  let atEnd: { rss: number; heap: number } = warm;
   for (let done = 0; done < calls;) {
     const step = Math.min(STEP, calls - done);
     await concurrent(session.call, step, inFlight);

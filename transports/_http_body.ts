@@ -40,7 +40,7 @@ const utf8Encoder = new TextEncoder();
 /** How much of a long text {@linkcode utf8Length} encodes at a time, in UTF-16 units. */
 const STEP = 16 * 1024;
 let scratch: Uint8Array | undefined;
-const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 /**
  * The UTF-8 length of `text` where it matters against `limit`: UTF-16 length ≤ UTF-8
