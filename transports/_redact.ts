@@ -71,7 +71,10 @@ export function envSecrets(env: Record<string, string> | undefined): Secrets {
  * @returns The guarded sink.
  */
 export function guardSink(sink: TransportSink, secrets: Secrets): TransportSink {
+  // What the link only reads (`maxRetryAfter`, and any member added later) passes as it is;
+  // each report that can carry server text is redacted.
   const guarded: TransportSink = {
+    ...sink,
     message: (message) => sink.message(secrets.value(message)),
     closed: (error) => sink.closed(secrets.error(error)),
   };
@@ -80,7 +83,6 @@ export function guardSink(sink: TransportSink, secrets: Secrets): TransportSink 
     guarded.malformed = (id, failure) =>
       sink.malformed!(id, { ...failure, detail: secrets.text(failure.detail) });
   }
-  if (sink.maxRetryAfter !== undefined) guarded.maxRetryAfter = sink.maxRetryAfter;
   return guarded;
 }
 
