@@ -66,6 +66,16 @@ class Sightings {
     }
   }
 
+  /** Connects `client`, records how that went and its status, and closes it. */
+  async connect(client: McpClient): Promise<void> {
+    try {
+      await this.settle(client.ready(10_000));
+      this.status(client);
+    } finally {
+      await client.close();
+    }
+  }
+
   assertClean(secrets: string[], where: string): void {
     const all = [...this.texts, ...this.warnings].join("\n");
     for (const secret of secrets) {
@@ -112,13 +122,7 @@ for (const [era, mode] of ERAS) {
     const kinds: Reflection[] = ["challenge_401", "challenge_403", "rpc_error", "rpc_error_400"];
     for (const kind of kinds) {
       server.knobs.methods = { [first]: kind, initialize: kind };
-      const client = clientFor(server, seen);
-      try {
-        await seen.settle(client.ready(10_000));
-        seen.status(client);
-      } finally {
-        await client.close();
-      }
+      await seen.connect(clientFor(server, seen));
     }
     assert(seen.errors >= 1, "connects failed");
     assert(server.reflected() >= kinds.length, "the server reflected");
@@ -236,12 +240,7 @@ test("token reflection (oauth): a middleware handed in as fetch brings its secre
     reconnect: false,
     onWarning: (message) => seen.warnings.push(message),
   });
-  try {
-    await seen.settle(client.ready(10_000));
-    seen.status(client);
-  } finally {
-    await client.close();
-  }
+  await seen.connect(client);
   // Used on its own, the middleware's errors hold none either.
   as.knobs.clients = { app: "another" };
   as.revokeAccessTokens();
@@ -283,12 +282,7 @@ test("token reflection (stdio): a credential passed in env stays out of errors a
     reconnect: false,
     onWarning: (message) => seen.warnings.push(message),
   });
-  try {
-    await seen.settle(client.ready(10_000));
-    seen.status(client);
-  } finally {
-    await client.close();
-  }
+  await seen.connect(client);
   assert(seen.errors >= 1, "the connect failed");
   seen.assertClean([secret], "stdio");
 });
