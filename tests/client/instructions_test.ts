@@ -1,11 +1,7 @@
 // instructionsForLlm (PI-1): off by default, capped, cleaned of invisible and bidi-control
 // characters, and introduced by a line naming the server unless trusted.
-import {
-  capBytes,
-  INSTRUCTIONS_LIMIT,
-  instructionsForLlm,
-  stripInvisible,
-} from "../../client/requests/instructions.ts";
+import { INSTRUCTIONS_LIMIT, instructionsForLlm } from "../../client/requests/instructions.ts";
+import { capBytes, sanitizeText } from "../../protocol/text.ts";
 import { assert, assertEquals, assertThrows, test } from "../_harness.ts";
 import { isMcpError } from "../../protocol/errors.ts";
 import { fixtureClient } from "./_helpers.ts";
@@ -81,7 +77,7 @@ test("instructionsForLlm (pure): names, emptiness, caps", () => {
   assertEquals(capBytes("a😀b", 4), "a");
   assertEquals(capBytes("a😀b", 5), "a😀");
   assertEquals(capBytes("abc", 3), "abc");
-  assertEquals(stripInvisible("x\u2028y\u2029z"), "x\ny\nz");
+  assertEquals(sanitizeText("x\u2028y\u2029z"), "x\ny\nz");
 });
 
 test("includeInstructions and trusted: booleans, else a TypeError naming them", () => {
