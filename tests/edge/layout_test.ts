@@ -46,6 +46,7 @@ const LAYERS: Record<string, readonly string[]> = {
     "oauth",
     "transports",
     "tracing",
+    "governance",
     "client/handler",
     "client/connection",
     "client/requests",
@@ -92,6 +93,8 @@ const LAYERS: Record<string, readonly string[]> = {
     "client/requests",
     "client/tasks",
   ],
+  // Governance of tool calls: pure rules over the wire and the client's result shapes.
+  governance: ["protocol", "client"],
   // The mock server and cassettes: the wire, timers, transports and the client's public face.
   testing: ["protocol", "clock", "transports", "client"],
 };
