@@ -56,3 +56,10 @@ export type { CacheTarget } from "./cache/digest.ts";
 export { memoryStore, type MemoryStoreOptions } from "./cache/memory.ts";
 export { type RedisCommand, redisStore, type RedisStoreOptions } from "./cache/redis.ts";
 export { redisTokenStore, type RedisTokenStoreOptions } from "./oauth/redis_store.ts";
+export { type SanitizeOptions, sanitizeText } from "./protocol/text.ts";
+export {
+  DEFAULT_MAX_CHARS,
+  type ShapedResult,
+  type ShapeOptions,
+  shapeResult,
+} from "./governance/shape.ts";

@@ -14,6 +14,7 @@ import type { CacheStore } from "../cache/store.ts";
 import type { TraceHooks } from "../tracing/hooks.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
+import { shapeDefaults } from "./_client_shape.ts";
 import {
   bad,
   flag,
@@ -81,6 +82,8 @@ export interface ResolvedOptions {
   random(): number;
   /** The tracing, when a `tracer` is given (each call site then costs one branch). */
   trace?: TraceHooks;
+  /** The budget (`maxChars`) of calls made with `shape: "llm"` that give none. */
+  shapeMaxChars: number;
 }
 
 export type { ResolvedRetry } from "./_option_checks.ts";
@@ -108,6 +111,7 @@ const KEYS = new Set([
   "tracer",
   "meter",
   "recordArguments",
+  "shape",
 ]);
 
 function rounds(value: unknown): number {
@@ -238,6 +242,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       }
     },
     random: Math.random,
+    shapeMaxChars: shapeDefaults(options.shape),
   };
   const trace = tracing(options, transport as unknown as Transport, resolved.warn);
   if (trace !== undefined) resolved.trace = trace;

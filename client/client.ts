@@ -20,6 +20,7 @@ import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { delay } from "./_async.ts";
 import { authMethods } from "./_client_auth.ts";
+import { withShaping } from "./_client_shape.ts";
 import { listingMethods } from "./_client_lists.ts";
 import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
@@ -208,8 +209,10 @@ export function createClient(options: ClientOptions): McpClient {
     ...listingMethods(requester, cache, following),
     cachedTools: () => cache.cachedTools(),
     tool: (name) => cache.tool(name),
-    callTool:
-      ((name, args, options) => callToolTask(tasks, name, args, options)) as McpClient["callTool"],
+    callTool: withShaping(
+      (name, args, options) => callToolTask(tasks, name, args, options),
+      resolved.shapeMaxChars,
+    ) as McpClient["callTool"],
     getTask: (task, options) => getTask(tasks, task, options),
     awaitTask: (task, options) => awaitTask(tasks, task, options),
     cancelTask: (task, options) => cancelTask(tasks, task, options),

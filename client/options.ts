@@ -10,6 +10,7 @@ import type { Implementation } from "../protocol/meta.ts";
 import type { Transport } from "../transports/transport.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { MeterLike, TracerLike } from "../tracing/types.ts";
+import type { ShapeOptions } from "../governance/shape.ts";
 
 /**
  * How the client reconnects after the transport fails: a stdio process that exits, or an
@@ -175,4 +176,10 @@ export interface ClientOptions {
   meter?: MeterLike;
   /** Record tool call arguments and results on spans (default `false`; redacted all the same). */
   recordArguments?: boolean;
+  /**
+   * Defaults of the calls made with `shape: "llm"`: `maxChars`, the budget of the shaped
+   * text (default 8 000, at least 200). Shaping stays per call: a plain `callTool` returns
+   * the raw result, so its type follows its own options.
+   */
+  shape?: ShapeOptions;
 }

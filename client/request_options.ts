@@ -73,6 +73,28 @@ export interface ToolCallOptions extends CallOptions {
   onStatus?: (task: Task) => void;
 }
 
+/**
+ * The options that make `callTool` shape its result for a model: it then resolves with a
+ * `ShapedResult` (`shapeResult` of the tool result: one text within `maxChars`, structured
+ * content once, media as references, `isError` kept). A server task is awaited to its
+ * result first; with `task: "return"` the call is a `TypeError` (shape what `awaitTask`
+ * returns instead). Errors (kind `timeout`, `server`, …) are thrown as for a plain call.
+ *
+ * @example
+ * ```ts
+ * import type { ShapeCallOptions, ToolCallOptions } from "./types.ts";
+ *
+ * const options: ToolCallOptions & ShapeCallOptions = { shape: "llm", maxChars: 2_000 };
+ * if (options.shape !== "llm") throw new Error("unexpected");
+ * ```
+ */
+export interface ShapeCallOptions {
+  /** Shape the result for a model. */
+  shape: "llm";
+  /** The most characters of the shaped text (default: the client's `shape.maxChars`, 8 000). */
+  maxChars?: number;
+}
+
 /** Options of `awaitTask`. */
 export interface AwaitTaskOptions {
   /** The longest wait in ms (default the client's `requestTimeout`); then the task is cancelled. */

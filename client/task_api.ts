@@ -6,7 +6,13 @@
  */
 
 import type { Task } from "../protocol/tasks.ts";
-import type { AwaitTaskOptions, RequestOptions, ToolCallOptions } from "./request_options.ts";
+import type { ShapedResult } from "../governance/shape.ts";
+import type {
+  AwaitTaskOptions,
+  RequestOptions,
+  ShapeCallOptions,
+  ToolCallOptions,
+} from "./request_options.ts";
 import type { ToolResult } from "./shapes.ts";
 
 /**
@@ -46,7 +52,14 @@ export interface TaskMethods {
    * the handler answers its input requests and the call is retried (up to `maxRounds`);
    * no result of such a retry is cached. `task: "return"` gives a server task as a `Task`
    * (see `isTask`); `"await"` awaits it as `awaitTask` does, within `timeout`.
+   * `shape: "llm"` resolves with the result shaped for a model (see `ShapeCallOptions`).
    */
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: ToolCallOptions & ShapeCallOptions & { task?: "await" },
+  ): Promise<ShapedResult>;
+  /** Calls a tool (see above); `task: "return"` may resolve with the server's task. */
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,
