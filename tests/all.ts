@@ -51,6 +51,7 @@ import "./fuzz/lines_test.ts";
 import "./fuzz/probe_test.ts";
 import "./fuzz/prompt_args_test.ts";
 import "./fuzz/sse_test.ts";
+import "./governance/hostile_test.ts";
 import "./governance/shape_call_test.ts";
 import "./governance/shape_test.ts";
 import "./interop/everything_http_test.ts";
