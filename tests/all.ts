@@ -57,6 +57,7 @@ import "./governance/shape_test.ts";
 import "./interop/everything_http_test.ts";
 import "./interop/everything_input_test.ts";
 import "./interop/everything_restart_test.ts";
+import "./interop/everything_shape_test.ts";
 import "./interop/everything_tasks_test.ts";
 import "./interop/modern_sdk_mrtr_test.ts";
 import "./interop/modern_sdk_test.ts";
