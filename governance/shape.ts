@@ -107,7 +107,10 @@ export function shapeResult(result: ToolResult, options: ShapeOptions = {}): Sha
       if (json !== undefined && repeats(text, structured)) {
         if (!placed) lines.push(json);
         placed = true;
-      } else if (text !== "") lines.push(sanitizeText(text));
+      } else {
+        const visible = sanitizeText(text);
+        if (visible !== "") lines.push(visible);
+      }
     } else {
       lines.push(reference(block));
     }

@@ -18,6 +18,7 @@ test("shapeResult: text blocks joined, sanitised; an empty result says so", () =
     { type: "text", text: "first\r\nline" },
     { type: "text", text: "sec\u200Bond\u202E" },
     { type: "text", text: "" },
+    { type: "text", text: "\u200B\u2066" },
   ]));
   assertEquals(shaped, {
     text: "first\nline\nsecond",
