@@ -42,7 +42,13 @@ export type ShapingCallTool = (
  */
 export function shapeDefaults(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_CHARS;
-  if (!isObject(value)) bad("shape", "must be an object such as { maxChars: 8000 }");
+  if (!isObject(value)) {
+    bad(
+      "shape",
+      "must be an object such as { maxChars: 8000 } (a call asks for shaping itself: " +
+        'callTool(name, args, { shape: "llm" }))',
+    );
+  }
   checkKeys(value, ["maxChars"], 'the "shape" option');
   return checkMaxChars(value.maxChars, 'createClient: option "shape" has a maxChars that');
 }

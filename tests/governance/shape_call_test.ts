@@ -110,6 +110,12 @@ test("createClient shape: { maxChars } only, checked like the other options", ()
       shape !== null && typeof shape === "object" && "max" in shape ? '"max"' : '"shape"',
     );
   }
+  // "Shape every call" is not an option: the message says where shaping is asked for.
+  assertThrows(
+    () => createClient({ transport, shape: "llm" } as unknown as ClientOptions),
+    TypeError,
+    'callTool(name, args, { shape: "llm" })',
+  );
   const client: McpClient = createClient({ transport, shape: { maxChars: 200 } });
   return client.close();
 });
