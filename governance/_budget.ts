@@ -16,6 +16,9 @@ export const MIN_MAX_CHARS = 200;
 /** The share of the kept text that comes from the head (the rest is the tail). */
 const HEAD_SHARE = 2 / 3;
 
+/** How much of the head or the tail a cut may give up to fall on a line break. */
+const SNAP_SHARE = 1 / 8;
+
 /**
  * The marker put where text was cut.
  *
@@ -37,8 +40,9 @@ export interface Fitted {
 /**
  * Fits `text` into `maxChars` UTF-16 code units (as `String#length` counts): a text that
  * fits is returned as is; a longer one keeps its head (two thirds of what is kept) and its
- * tail (one third) around a marker naming how many characters were cut. A surrogate pair
- * is never split.
+ * tail (one third) around a marker naming how many characters were cut. A cut moves to a
+ * line break within an eighth of the head or tail, so whole lines stay whole; a surrogate
+ * pair is never split.
  *
  * @param text The text.
  * @param maxChars The budget (at least {@linkcode MIN_MAX_CHARS}).
@@ -52,6 +56,11 @@ export function fitBudget(text: string, maxChars: number): Fitted {
   if (isHighSurrogate(text.charCodeAt(head - 1))) head--;
   let tail = text.length - (keep - head);
   if (isHighSurrogate(text.charCodeAt(tail - 1))) tail++;
+  // Cut at line ends when one is near: the marker then sits between whole lines.
+  const lineEnd = text.lastIndexOf("\n", head - 1);
+  if (lineEnd >= 0 && head - lineEnd <= head * SNAP_SHARE) head = lineEnd;
+  const lineStart = text.indexOf("\n", tail);
+  if (lineStart >= 0 && lineStart - tail < (text.length - tail) * SNAP_SHARE) tail = lineStart + 1;
   const cutChars = tail - head;
   return { text: text.slice(0, head) + cutMarker(cutChars) + text.slice(tail), cutChars };
 }

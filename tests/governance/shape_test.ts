@@ -154,6 +154,18 @@ test("shapeResult: oversized output keeps head and tail around a marker naming t
   assertEquals(small.cutChars, whole.length - (small.text.length - cutLength(small.text)));
 });
 
+test("shapeResult: a cut near line breaks falls on them, whole lines kept", () => {
+  const lines = Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(3, "0")}`);
+  const shaped = shapeResult(result([{ type: "text", text: lines.join("\n") }]), {
+    maxChars: 1_000,
+  });
+  const [kept, rest] = shaped.text.split(/\n\[… \d+ characters cut …\]\n/);
+  assert(kept.split("\n").every((line) => lines.includes(line)), "the head ends on a line end");
+  assert(rest.split("\n").every((line) => lines.includes(line)), "the tail starts on a line");
+  assertEquals(kept.length + rest.length + shaped.cutChars, lines.join("\n").length);
+  assert(shaped.text.length <= 1_000);
+});
+
 test("shapeResult: the budget never splits a surrogate pair; tokens count other scripts", () => {
   for (const maxChars of [MIN_MAX_CHARS, 201, 202, 333]) {
     const shaped = shapeResult(result([{ type: "text", text: "😀".repeat(1_000) }]), { maxChars });
