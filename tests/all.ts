@@ -1,6 +1,7 @@
 // Every test file, for runners that take one entry (bun.test.ts). Keep sorted.
 import "./adapters/api_types_test.ts";
 import "./adapters/compile_test.ts";
+import "./adapters/interop_test.ts";
 import "./adapters/kits_test.ts";
 import "./adapters/names_test.ts";
 import "./adapters/refs_test.ts";
