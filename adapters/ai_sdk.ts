@@ -14,8 +14,17 @@ import { McpError } from "../protocol/errors.ts";
 import { ADAPTER_KEYS, buildKit } from "./_kit.ts";
 import type { AdapterOptions, ToolKit, ToolSource } from "./types.ts";
 
-/** The symbol the AI SDK marks its schemas with (`Symbol.for("vercel.ai.schema")`). */
-export const AI_SDK_SCHEMA: unique symbol = Symbol.for("vercel.ai.schema") as never;
+/**
+ * The symbol the AI SDK marks its schemas with (`Symbol.for("vercel.ai.schema")`).
+ *
+ * @example
+ * ```ts
+ * import { AI_SDK_SCHEMA } from "../mod.ts";
+ *
+ * if (AI_SDK_SCHEMA !== Symbol.for("vercel.ai.schema")) throw new Error("unexpected");
+ * ```
+ */
+export const AI_SDK_SCHEMA: unique symbol = Symbol.for("vercel.ai.schema");
 
 /** The object the AI SDK's `jsonSchema(schema)` returns, for a JSON Schema. */
 export interface AiSdkSchema {

@@ -449,10 +449,10 @@ test("layout: a layering edge, a private import and a Deno global are each caugh
       "export type X = typeof wire;",
       "export const deno = () => Deno.pid;",
     ].join("\n"),
-    "gadgets/c.ts": "export const c = 1;\n",
+    "apps/c.ts": "export const c = 1;\n",
   }, violations);
   assertEquals(found.map((v) => v.key), [
-    "no layering rule for gadgets/",
+    "no layering rule for apps/",
     "private: client/x.ts imports transports/_wire.ts",
     "layering: protocol/p.ts imports client/x.ts",
     "global: client/x.ts names Deno",
