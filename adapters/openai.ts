@@ -42,12 +42,15 @@ export interface OpenAiResponsesTool {
   strict: boolean;
 }
 
-/** A Chat Completions tool call, as the model's message holds it. */
+/**
+ * A Chat Completions tool call, as the model's message holds it (`tool_calls` entries: a
+ * call without `function`, such as a custom tool's, is answered with an error text).
+ */
 export interface OpenAiChatToolCall {
   /** The call's id. */
   id: string;
   /** The function called. */
-  function: { name: string; arguments: string };
+  function?: { name: string; arguments: string };
 }
 
 /** The `tool` message that answers a Chat Completions tool call. */
@@ -195,12 +198,10 @@ export async function openAiTools(
       },
     })),
     async run(toolCall, callOptions) {
-      const { text } = await reply(
-        core,
-        toolCall.function.name,
-        toolCall.function.arguments,
-        callOptions,
-      );
+      const fn = toolCall.function;
+      const { text } = fn === undefined
+        ? { text: "Error: only function tool calls run here" }
+        : await reply(core, fn.name, fn.arguments, callOptions);
       return { role: "tool", tool_call_id: toolCall.id, content: text };
     },
   };

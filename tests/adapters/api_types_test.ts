@@ -5,6 +5,7 @@
 // schema as its own, and `generateText` with its mock model calls a tool through `execute`.
 import type {
   ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageToolCall,
   ChatCompletionTool,
   ChatCompletionToolMessageParam,
 } from "openai/resources/chat/completions";
@@ -66,6 +67,20 @@ test("api types: Chat Completions tools, a tool call and its answer are the open
   const answer: ChatCompletionToolMessageParam = await kit.run(call);
   assertEquals(tools[0].type, "function");
   assertEquals(answer, { role: "tool", tool_call_id: "call_1", content: '{"id":"u1"}' });
+});
+
+test("api types: a message's tool_calls run as they are, a custom tool's call answered with an error", async () => {
+  const kit = await openAiTools(echoSource());
+  const calls: ChatCompletionMessageToolCall[] = [
+    { id: "c1", type: "function", function: { name: "lookup_user", arguments: '{"id":"u9"}' } },
+    { id: "c2", type: "custom", custom: { name: "grammar", input: "x" } },
+  ];
+  const answers: ChatCompletionToolMessageParam[] = [];
+  for (const call of calls) answers.push(await kit.run(call));
+  assertEquals(answers, [
+    { role: "tool", tool_call_id: "c1", content: '{"id":"u9"}' },
+    { role: "tool", tool_call_id: "c2", content: "Error: only function tool calls run here" },
+  ]);
 });
 
 test("api types: Responses API tools, a function call and its output are the openai SDK's types", async () => {
