@@ -63,3 +63,7 @@ export {
   type ShapeOptions,
   shapeResult,
 } from "./governance/shape.ts";
+export * from "./adapters/types.ts";
+export * from "./adapters/openai.ts";
+export * from "./adapters/anthropic.ts";
+export * from "./adapters/ai_sdk.ts";

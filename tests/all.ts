@@ -1,4 +1,12 @@
 // Every test file, for runners that take one entry (bun.test.ts). Keep sorted.
+import "./adapters/api_types_test.ts";
+import "./adapters/compile_test.ts";
+import "./adapters/interop_test.ts";
+import "./adapters/kits_test.ts";
+import "./adapters/names_test.ts";
+import "./adapters/refs_test.ts";
+import "./adapters/result_test.ts";
+import "./adapters/strict_test.ts";
 import "./cache/cache_test.ts";
 import "./cache/shared_test.ts";
 import "./cache/stores_test.ts";

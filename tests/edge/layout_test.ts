@@ -97,6 +97,9 @@ const LAYERS: Record<string, readonly string[]> = {
   governance: ["protocol", "client"],
   // The mock server and cassettes: the wire, timers, transports and the client's public face.
   testing: ["protocol", "clock", "transports", "client"],
+  // Model adapters: a client's or hub's tools in each model API's shape. Structural over
+  // their source, so only the wire's errors and the client's types.
+  adapters: ["protocol", "client", "governance"],
 };
 
 /** The only folder that may name the `Deno` or `Bun` globals. */
@@ -449,10 +452,10 @@ test("layout: a layering edge, a private import and a Deno global are each caugh
       "export type X = typeof wire;",
       "export const deno = () => Deno.pid;",
     ].join("\n"),
-    "adapters/c.ts": "export const c = 1;\n",
+    "apps/c.ts": "export const c = 1;\n",
   }, violations);
   assertEquals(found.map((v) => v.key), [
-    "no layering rule for adapters/",
+    "no layering rule for apps/",
     "private: client/x.ts imports transports/_wire.ts",
     "layering: protocol/p.ts imports client/x.ts",
     "global: client/x.ts names Deno",
