@@ -45,6 +45,7 @@ import "./faults/process_tree_test.ts";
 import "./faults/timers_test.ts";
 import "./faults/token_reflection_test.ts";
 import "./governance/filter_test.ts";
+import "./governance/pipeline_test.ts";
 import "./governance/policy_test.ts";
 import "./fuzz/challenge_test.ts";
 import "./fuzz/headers_test.ts";
