@@ -187,6 +187,22 @@ function pointer(value: unknown, path: string): unknown {
   return at;
 }
 
+/** The schema value at a keyword location, following local `$ref`s on the way. */
+function schemaAt(schema: unknown, location: string): unknown {
+  let at = schema;
+  for (const raw of location === "" ? [] : location.slice(1).split("/")) {
+    const part = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    if (part === "$ref" && isObject(at) && typeof at.$ref === "string") {
+      const ref = at.$ref;
+      at = ref === "#" ? schema : ref.startsWith("#/") ? pointer(schema, ref.slice(1)) : undefined;
+    } else {
+      at = pointer(at, `/${raw}`);
+    }
+    if (at === undefined) return undefined;
+  }
+  return at;
+}
+
 interface OutputUnit {
   keyword: string;
   keywordLocation: string;
@@ -213,7 +229,7 @@ function issuesOf(errors: OutputUnit[], instance: unknown, schema: unknown): Sch
       continue;
     }
     const issue: SchemaIssue = { path, keyword, message: error.error };
-    const expected = pointer(schema, error.keywordLocation.slice(1));
+    const expected = schemaAt(schema, error.keywordLocation.slice(1));
     if (expected !== undefined && short(expected)) issue.expected = expected;
     else if (keyword === "type") {
       // Through a $ref the keyword's location is not a path into the schema.
