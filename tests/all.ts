@@ -48,6 +48,7 @@ import "./governance/filter_test.ts";
 import "./governance/pin_test.ts";
 import "./governance/pipeline_test.ts";
 import "./governance/policy_test.ts";
+import "./governance/scope_test.ts";
 import "./governance/validate_test.ts";
 import "./fuzz/challenge_test.ts";
 import "./fuzz/headers_test.ts";
