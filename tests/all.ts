@@ -61,6 +61,7 @@ import "./interop/everything_http_test.ts";
 import "./interop/everything_input_test.ts";
 import "./interop/everything_restart_test.ts";
 import "./interop/everything_tasks_test.ts";
+import "./interop/governance_test.ts";
 import "./interop/modern_sdk_mrtr_test.ts";
 import "./interop/modern_sdk_test.ts";
 import "./interop/tasks_http_test.ts";
