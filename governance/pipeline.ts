@@ -159,7 +159,7 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
       reason: "hidden_tool",
     });
 
-  const { checkPin, authorize, authorizeRead, acceptChanged } = createApproval(
+  const { checkPin, verdictOf, authorize, authorizeRead, acceptChanged } = createApproval(
     settings,
     createGrants(store),
     pins,
@@ -212,7 +212,10 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
         const issues = schema.input(args);
         if (issues.length > 0) throw invalidArguments(name, issues);
       }
-      if (settings.policy) await authorize(tool, args, ctx);
+      if (settings.policy) {
+        const verdict = verdictOf(tool, ctx);
+        if (verdict.decision !== "allow") await authorize(tool, args, ctx, verdict);
+      }
       // The call, then the output check and the post-hooks.
       let result = await call.send(name, args);
       if (!isResult(result)) return result;
