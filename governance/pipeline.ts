@@ -162,7 +162,7 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
 
   const { checkPin, verdictOf, authorize, authorizeRead, acceptChanged } = createApproval(
     settings,
-    createGrants(store),
+    createGrants(store, warn),
     pins,
     warn,
   );

@@ -60,3 +60,25 @@ test("governance: createGovernance over a plain tool list, as a hub would run it
   assertEquals((await mcpError(call("docs.search", "bob"))).reason, "policy_denied");
   assertEquals(sent, ["docs.search"]);
 });
+
+test("grants: a store that fails means no grant and a warning, never a failed call", async () => {
+  const mock = server();
+  const warnings: string[] = [];
+  let asked = 0;
+  const failing = {
+    get: () => Promise.reject(new Error("store down")),
+    set: () => Promise.reject(new Error("store down")),
+    delete: () => Promise.resolve(),
+    deletePrefix: () => Promise.resolve(),
+  };
+  await using client = governed(mock, {
+    cache: failing,
+    onWarning: (message) => warnings.push(message),
+    policy: { default: "ask", approver: () => (asked++, "always") },
+  });
+  await client.callTool("echo", { message: "a" });
+  await client.callTool("echo", { message: "b" });
+  assertEquals(asked, 2, "no grant could be kept: asked each time");
+  assert(warnings.some((w) => w.includes('reading an "always" grant failed: store down')));
+  assert(warnings.some((w) => w.includes('keeping an "always" grant failed: store down')));
+});
