@@ -67,3 +67,4 @@ export * from "./adapters/types.ts";
 export * from "./adapters/openai.ts";
 export * from "./adapters/anthropic.ts";
 export * from "./adapters/ai_sdk.ts";
+export * from "./governance/_exports.ts";

@@ -12,6 +12,8 @@ import type { Transport } from "../transports/transport.ts";
 import { memoryStore } from "../cache/memory.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { TraceHooks } from "../tracing/hooks.ts";
+import { GOVERNANCE_KEYS } from "../governance/options.ts";
+import { createGovernance, type Governance } from "../governance/pipeline.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
 import { shapeDefaults } from "./_client_shape.ts";
@@ -84,6 +86,10 @@ export interface ResolvedOptions {
   trace?: TraceHooks;
   /** The budget (`maxChars`) of calls made with `shape: "llm"` that give none. */
   shapeMaxChars: number;
+  /** The server's name for governance, when given. */
+  name?: string;
+  /** The governance stages, when any governance option is given (decided once, here). */
+  governance?: Governance;
 }
 
 export type { ResolvedRetry } from "./_option_checks.ts";
@@ -112,6 +118,8 @@ const KEYS = new Set([
   "meter",
   "recordArguments",
   "shape",
+  "name",
+  ...GOVERNANCE_KEYS,
 ]);
 
 function rounds(value: unknown): number {
@@ -246,5 +254,23 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   };
   const trace = tracing(options, transport as unknown as Transport, resolved.warn);
   if (trace !== undefined) resolved.trace = trace;
+  if (options.name !== undefined) {
+    if (typeof options.name !== "string" || options.name === "") {
+      bad("name", "must be a non-empty string");
+    }
+    resolved.name = options.name;
+  }
+  if (GOVERNANCE_KEYS.some((key) => (options as Record<string, unknown>)[key] !== undefined)) {
+    const { tools, validate, policy, hooks, pin } = options;
+    resolved.governance = createGovernance({
+      tools,
+      validate,
+      policy,
+      hooks,
+      pin,
+      store: resolved.cache,
+      warn: resolved.warn,
+    });
+  }
   return resolved;
 }

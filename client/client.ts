@@ -20,8 +20,9 @@ import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { delay } from "./_async.ts";
 import { authMethods } from "./_client_auth.ts";
-import { withShaping } from "./_client_shape.ts";
+import { type RawCallTool, withShaping } from "./_client_shape.ts";
 import { listingMethods } from "./_client_lists.ts";
+import { governedMethods } from "./_client_governance.ts";
 import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
 import { inputContext } from "./requests/mrtr.ts";
@@ -46,6 +47,7 @@ import {
   setLogLevel,
 } from "./requests/requests.ts";
 import type { ClientOptions, McpClient } from "./types.ts";
+import type { ToolCallOptions } from "./request_options.ts";
 import { McpError } from "../protocol/errors.ts";
 
 const ALL_LISTS: readonly FollowedList[] = ["tools", "prompts", "resources"];
@@ -138,10 +140,10 @@ export function createClient(options: ClientOptions): McpClient {
     async definition(name, timeout) {
       let listed;
       try {
-        listed = client.cachedTools();
+        listed = cache.cachedTools(); // as the server lists them, whatever a filter hides
       } catch (error) {
         if (!(error instanceof McpError) || error.kind !== "not_found") throw error;
-        listed = await client.listAllTools({ timeout });
+        listed = await lists.listAllTools({ timeout });
       }
       return listed.find((tool) => tool.name === name);
     },
@@ -170,6 +172,9 @@ export function createClient(options: ClientOptions): McpClient {
     return result;
   };
 
+  const lists = listingMethods(requester, cache, following);
+  const rawCall = (name: string, args?: Record<string, unknown>, options?: ToolCallOptions) =>
+    callToolTask(tasks, name, args, options);
   const client: McpClient = {
     ready(timeout) {
       if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
@@ -206,13 +211,10 @@ export function createClient(options: ClientOptions): McpClient {
       }
       return await request(method, params, checkOptions(options));
     },
-    ...listingMethods(requester, cache, following),
+    ...lists,
     cachedTools: () => cache.cachedTools(),
     tool: (name) => cache.tool(name),
-    callTool: withShaping(
-      (name, args, options) => callToolTask(tasks, name, args, options),
-      resolved.shapeMaxChars,
-    ) as McpClient["callTool"],
+    callTool: withShaping(rawCall, resolved.shapeMaxChars) as McpClient["callTool"],
     getTask: (task, options) => getTask(tasks, task, options),
     awaitTask: (task, options) => awaitTask(tasks, task, options),
     cancelTask: (task, options) => cancelTask(tasks, task, options),
@@ -240,7 +242,22 @@ export function createClient(options: ClientOptions): McpClient {
       following(ALL_LISTS, hub.iterate(checkKeys(options, ["signal"], "notifications options"))),
     [Symbol.asyncDispose]: close,
   };
-  return client;
+  // A governed client (decided once, here) runs the pipeline; a plain one sends as given.
+  if (resolved.governance === undefined) return client;
+  const { getPrompt: prompt, readResource } = client;
+  const governed = governedMethods({
+    governance: resolved.governance,
+    name: resolved.name,
+    lists,
+    cache,
+    serverInfo: connection.serverInfo,
+    ready: (timeout) => connection.ready(timeout ?? resolved.requestTimeout),
+    plain: { callTool: rawCall as McpClient["callTool"], getPrompt: prompt, readResource },
+    warn: resolved.warn,
+  });
+  // Shaping is the last stage: the post-hooks and the output check see the raw result.
+  const callTool = withShaping(governed.callTool as RawCallTool, resolved.shapeMaxChars);
+  return Object.assign(client, governed, { callTool: callTool as McpClient["callTool"] });
 }
 
 /**

@@ -172,7 +172,7 @@ test(
       requestTimeout: 15_000,
       reconnect: false,
     });
-    await checkAdapters(client, 5);
+    await checkAdapters(client, 7); // the fixture's five plus `erase` (destructive) and `peek` (read-only)
 
     const chat = await openAiTools(client, { strict: true });
     // `weather`'s region is mirrored in a header the SDK checks: the client still sends it.

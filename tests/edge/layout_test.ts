@@ -38,15 +38,18 @@ const LAYERS: Record<string, readonly string[]> = {
   // OpenTelemetry spans and metrics (@opentelemetry/api loaded on first use): the client's
   // code calls its hooks, so it sits below client/ and knows only the wire.
   tracing: ["protocol"],
+  // Governance (filter, policy, validation, hooks, pinning): over plain tool lists, so a hub
+  // can run it too; it names the client's public shapes (types) and its store contract.
+  governance: ["protocol", "clock", "cache", "client"],
   // Not runtime/: http.ts (the edge entry) reaches the client, and runtime/ must stay out of it.
   client: [
     "protocol",
     "clock",
     "cache",
+    "governance",
     "oauth",
     "transports",
     "tracing",
-    "governance",
     "client/handler",
     "client/connection",
     "client/requests",
@@ -93,8 +96,6 @@ const LAYERS: Record<string, readonly string[]> = {
     "client/requests",
     "client/tasks",
   ],
-  // Governance of tool calls: pure rules over the wire and the client's result shapes.
-  governance: ["protocol", "client"],
   // The mock server and cassettes: the wire, timers, transports and the client's public face.
   testing: ["protocol", "clock", "transports", "client"],
   // Model adapters: a client's or hub's tools in each model API's shape. Structural over
