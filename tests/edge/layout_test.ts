@@ -94,6 +94,9 @@ const LAYERS: Record<string, readonly string[]> = {
   ],
   // The mock server and cassettes: the wire, timers, transports and the client's public face.
   testing: ["protocol", "clock", "transports", "client"],
+  // Many servers behind one object: clients made through the public face, their transports,
+  // the notifications fan-out, and runtime/ for reading config files and the environment.
+  hub: ["protocol", "clock", "runtime", "transports", "client", "client/changes"],
 };
 
 /** The only folder that may name the `Deno` or `Bun` globals. */
