@@ -52,6 +52,8 @@ import "./fuzz/probe_test.ts";
 import "./fuzz/prompt_args_test.ts";
 import "./fuzz/sse_test.ts";
 import "./hub/hub_test.ts";
+import "./hub/lazy_test.ts";
+import "./hub/names_test.ts";
 import "./interop/everything_http_test.ts";
 import "./interop/everything_input_test.ts";
 import "./interop/everything_restart_test.ts";
