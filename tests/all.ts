@@ -51,6 +51,7 @@ import "./fuzz/lines_test.ts";
 import "./fuzz/probe_test.ts";
 import "./fuzz/prompt_args_test.ts";
 import "./fuzz/sse_test.ts";
+import "./hub/config_hub_test.ts";
 import "./hub/config_test.ts";
 import "./hub/hub_test.ts";
 import "./hub/interop_test.ts";
