@@ -10,7 +10,7 @@
  * @module
  */
 
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import { readEnv } from "../runtime/read_env.ts";
 import { readTextFile } from "../runtime/read_file.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
@@ -173,6 +173,8 @@ export async function loadConfig(
   const isText = typeof textOrPath === "string" && isConfigText(textOrPath);
   const file = isText ? "<text>" : String(textOrPath);
   const text = isText ? textOrPath as string : await readConfig(textOrPath);
+  // The parser loads on first use, not with the entry.
+  const { parse, printParseErrorCode } = await import("jsonc-parser");
   const errors: ParseError[] = [];
   const root = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
