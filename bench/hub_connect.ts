@@ -114,6 +114,7 @@ console.log(
     "≤ 1.30",
   ),
 );
+console.log(contextLine(`hub of ${count} / ${count} connect() at once`, together / parallel));
 console.log(
   contextLine(`hub of ${count} / ${count} single connects in a row`, together / (mean * count)),
 );
