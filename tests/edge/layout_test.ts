@@ -38,11 +38,15 @@ const LAYERS: Record<string, readonly string[]> = {
   // OpenTelemetry spans and metrics (@opentelemetry/api loaded on first use): the client's
   // code calls its hooks, so it sits below client/ and knows only the wire.
   tracing: ["protocol"],
+  // Governance (filter, policy, validation, hooks, pinning): over plain tool lists, so a hub
+  // can run it too; it names the client's public shapes (types) and its store contract.
+  governance: ["protocol", "clock", "cache", "client"],
   // Not runtime/: http.ts (the edge entry) reaches the client, and runtime/ must stay out of it.
   client: [
     "protocol",
     "clock",
     "cache",
+    "governance",
     "oauth",
     "transports",
     "tracing",
