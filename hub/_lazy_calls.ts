@@ -10,8 +10,7 @@
 
 import type { Task } from "../protocol/tasks.ts";
 import { McpError } from "../protocol/errors.ts";
-import type { ToolCallOptions, ToolResult } from "../client/types.ts";
-import type { Catalogue } from "./_catalogue.ts";
+import type { ListAllOptions, Tool, ToolCallOptions, ToolResult } from "../client/types.ts";
 import {
   CALL_TOOL,
   DEFAULT_SEARCH_LIMIT,
@@ -41,7 +40,11 @@ function record(tool: string, args: unknown): Record<string, unknown> {
   return args as Record<string, unknown>;
 }
 
-async function search(args: unknown, catalogue: Catalogue): Promise<ToolResult> {
+async function search(
+  args: unknown,
+  options: ToolCallOptions | undefined,
+  tools: (options?: ListAllOptions) => Promise<Tool[]>,
+): Promise<ToolResult> {
   const { query, limit = DEFAULT_SEARCH_LIMIT, ...extra } = record(SEARCH_TOOLS, args);
   const stray = Object.keys(extra)[0];
   if (stray !== undefined) throw invalid(SEARCH_TOOLS, `/${stray}`, "is not an argument");
@@ -53,11 +56,13 @@ async function search(args: unknown, catalogue: Catalogue): Promise<ToolResult> 
   ) {
     throw invalid(SEARCH_TOOLS, "/limit", `must be an integer from 1 to ${MAX_SEARCH_LIMIT}`);
   }
-  const matches = searchTools(await catalogue.tools(), query, limit);
-  const tools = matches.map(({ score: _, ...match }) => match);
+  // The caller sees what a listing for it would show (the hub-wide governance applies).
+  const view = { principal: options?.principal, assigns: options?.assigns };
+  const matches = searchTools(await tools(view), query, limit);
+  const found = matches.map(({ score: _, ...match }) => match);
   return {
-    content: [{ type: "text", text: JSON.stringify({ tools }) }],
-    structuredContent: { tools },
+    content: [{ type: "text", text: JSON.stringify({ tools: found }) }],
+    structuredContent: { tools: found },
     isError: false,
   };
 }
@@ -68,7 +73,7 @@ async function search(args: unknown, catalogue: Catalogue): Promise<ToolResult> 
  * @param name The called name.
  * @param args Its arguments.
  * @param options The call's options (passed on by `call_tool`).
- * @param catalogue The hub's catalogue.
+ * @param tools Lists the catalogue as the caller may see it.
  * @param call Calls a tool of the catalogue by hub name.
  * @returns The result, or `undefined`.
  */
@@ -76,10 +81,10 @@ export function lazyCall(
   name: string,
   args: unknown,
   options: ToolCallOptions | undefined,
-  catalogue: Catalogue,
+  tools: (options?: ListAllOptions) => Promise<Tool[]>,
   call: Call,
 ): Promise<ToolResult | Task> | undefined {
-  if (name === SEARCH_TOOLS) return search(args ?? {}, catalogue);
+  if (name === SEARCH_TOOLS) return search(args ?? {}, options, tools);
   if (name !== CALL_TOOL) return undefined;
   return (async () => {
     const { name: tool, arguments: toolArgs = {}, ...extra } = record(CALL_TOOL, args ?? {});

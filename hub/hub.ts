@@ -16,11 +16,12 @@ import { checkKeys } from "../protocol/option_keys.ts";
 import { createCatalogue } from "./_catalogue.ts";
 import { type Backoff, createMember, type Member } from "./_member.ts";
 import { clientOptionsFor } from "./_target.ts";
+import { governed } from "./_governed.ts";
 import { lazyCall } from "./_lazy_calls.ts";
 import { META_TOOLS } from "./lazy.ts";
 import type { Hub, HubNotification, HubOptions, HubReconnectOptions } from "./types.ts";
 
-const KEYS = ["servers", "prefix", "separator", "lazy", "reconnect", "onWarning"];
+const KEYS = ["servers", "prefix", "separator", "lazy", "reconnect", "governance", "onWarning"];
 const BACKOFF: Backoff = {
   attempts: Infinity,
   initialDelay: 1_000,
@@ -97,7 +98,8 @@ export function hub(options: HubOptions): Hub {
   const planned = Object.entries(servers).map(([name, entry]) => {
     if (name === "") throw new TypeError("hub servers: a server name must not be empty");
     try {
-      return { name, options: clientOptionsFor(name, entry) };
+      // Each server's own governance sees its hub name as `ctx.server`.
+      return { name, options: { name, ...clientOptionsFor(name, entry) } };
     } catch (error) {
       throw named(name, error);
     }
@@ -116,6 +118,7 @@ export function hub(options: HubOptions): Hub {
   );
   const byName = new Map(members.map((member) => [member.name, member]));
   const catalogue = createCatalogue(members, { prefix: prefix !== false, separator }, warn);
+  const steps = governed(options.governance, catalogue, warn);
   const member = (name: string) => {
     const found = byName.get(name);
     if (found === undefined) throw unknown("a server named", name, "unknown_server");
@@ -130,7 +133,7 @@ export function hub(options: HubOptions): Hub {
     }
     if (route === undefined) throw unknown("a tool", name, "unknown_tool");
     const client = member(route.server).use();
-    return await client.callTool(route.name, args as Record<string, unknown>, callOptions);
+    return await steps.call(name, route, client, args as Record<string, unknown>, callOptions);
   };
 
   const ownerOf = async (uri: string) => {
@@ -143,7 +146,7 @@ export function hub(options: HubOptions): Hub {
       owner = catalogue.resourceOwner(uri);
     }
     if (owner === undefined) throw unknown("a resource at", uri, "unknown_resource");
-    return member(owner).use();
+    return { server: owner, client: member(owner).use() };
   };
 
   const close = async () => {
@@ -184,14 +187,14 @@ export function hub(options: HubOptions): Hub {
     },
     async listAllTools(listOptions) {
       if (lazy) return META_TOOLS.map((tool) => structuredClone(tool));
-      return await catalogue.tools(listOptions);
+      return await steps.tools(listOptions);
     },
     callTool: ((name: string, args?: Record<string, unknown>, callOptions?: ToolCallOptions) => {
       if (typeof name !== "string" || name === "") {
         return Promise.reject(new TypeError("name must be a non-empty string"));
       }
       if (lazy) {
-        const meta = lazyCall(name, args, callOptions, catalogue, callRouted);
+        const meta = lazyCall(name, args, callOptions, steps.tools, callRouted);
         if (meta !== undefined) return meta;
       }
       return callRouted(name, args, callOptions);
@@ -204,13 +207,17 @@ export function hub(options: HubOptions): Hub {
         route = catalogue.promptRoute(name);
       }
       if (route === undefined) throw unknown("a prompt", name, "unknown_prompt");
-      return await member(route.server).use().getPrompt(route.name, args, callOptions);
+      return await steps.prompt(name, route, member(route.server).use(), args, callOptions);
     },
     listAllResources: (listOptions) => catalogue.resources(listOptions),
     listAllResourceTemplates: (listOptions) => catalogue.templates(listOptions),
-    readResource: async (uri, readOptions) => (await ownerOf(uri)).readResource(uri, readOptions),
-    subscribe: async (uri, subOptions) => (await ownerOf(uri)).subscribe(uri, subOptions),
-    unsubscribe: async (uri, subOptions) => (await ownerOf(uri)).unsubscribe(uri, subOptions),
+    async readResource(uri, readOptions) {
+      const { server, client } = await ownerOf(uri);
+      return await steps.read(uri, server, client, readOptions);
+    },
+    subscribe: async (uri, subOptions) => (await ownerOf(uri)).client.subscribe(uri, subOptions),
+    unsubscribe: async (uri, subOptions) =>
+      (await ownerOf(uri)).client.unsubscribe(uri, subOptions),
     subscribeNotifications: (listener) => notes.subscribe(listener),
     notifications: (iterOptions) =>
       notes.iterate(checkKeys(iterOptions, ["signal"], "notifications options")),

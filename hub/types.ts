@@ -7,6 +7,7 @@
 
 import type { McpError } from "../protocol/errors.ts";
 import type { Era } from "../protocol/versions.ts";
+import type { GovernanceOptions } from "../governance/options.ts";
 import type { ClientOptions, McpClient, ServerNotification } from "../client/types.ts";
 import type { StdioOptions } from "../transports/stdio.ts";
 import type { HttpAuth, StreamableHttpOptions } from "../transports/streamable_http.ts";
@@ -68,6 +69,9 @@ export interface HubReconnectOptions {
   jitter?: number;
 }
 
+/** The hub-wide governance: the options of `createGovernance`, warnings going to `onWarning`. */
+export type HubGovernanceOptions = Omit<GovernanceOptions, "warn">;
+
 /** The options of `hub()`. */
 export interface HubOptions {
   /** The servers, by name: the name prefixes their tools and prompts. */
@@ -83,6 +87,14 @@ export interface HubOptions {
   lazy?: boolean;
   /** How servers are restarted (default: with backoff, for ever), or `false` for never. */
   reconnect?: HubReconnectOptions | false;
+  /**
+   * Governance over the whole hub (the client's `tools`, `validate`, `policy`, `hooks`,
+   * `pin`, and a `store`): one pipeline over the merged catalogue, whose rules and filters
+   * see hub names (`docs__search`, or `docs__*` for a server's tools; a rule's `servers`
+   * match the server's name) and whose `ctx.server` is the tool's server. A server's own
+   * governance goes in its entry and sees its own names.
+   */
+  governance?: HubGovernanceOptions;
   /** Receives diagnostics (a server that failed, a name collision); never secrets. */
   onWarning?: (message: string) => void;
 }

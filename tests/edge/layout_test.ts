@@ -100,7 +100,7 @@ const LAYERS: Record<string, readonly string[]> = {
   testing: ["protocol", "clock", "transports", "client"],
   // Many servers behind one object: clients made through the public face, their transports,
   // the notifications fan-out, and runtime/ for reading config files and the environment.
-  hub: ["protocol", "clock", "runtime", "transports", "client", "client/changes"],
+  hub: ["protocol", "clock", "runtime", "transports", "client", "client/changes", "governance"],
 };
 
 /** The only folder that may name the `Deno` or `Bun` globals. */
