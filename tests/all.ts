@@ -59,6 +59,7 @@ import "./fuzz/prompt_args_test.ts";
 import "./fuzz/sse_test.ts";
 import "./hub/config_hub_test.ts";
 import "./hub/config_test.ts";
+import "./hub/governance_test.ts";
 import "./hub/hub_test.ts";
 import "./hub/interop_test.ts";
 import "./hub/lazy_test.ts";
