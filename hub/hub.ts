@@ -18,6 +18,7 @@ import { type Backoff, createMember, type Member } from "./_member.ts";
 import { clientOptionsFor } from "./_target.ts";
 import { governed } from "./_governed.ts";
 import { lazyCall } from "./_lazy_calls.ts";
+import { createTaskOwners } from "./_tasks.ts";
 import { META_TOOLS } from "./lazy.ts";
 import type { Hub, HubNotification, HubOptions, HubReconnectOptions } from "./types.ts";
 
@@ -125,6 +126,8 @@ export function hub(options: HubOptions): Hub {
     return found;
   };
 
+  const tasks = createTaskOwners();
+  const taskClient = async (task: unknown) => member(tasks.ownerOf(task as string)).use();
   const callRouted = async (name: string, args: unknown, callOptions?: ToolCallOptions) => {
     let route = catalogue.toolRoute(name);
     if (route === undefined) {
@@ -133,7 +136,14 @@ export function hub(options: HubOptions): Hub {
     }
     if (route === undefined) throw unknown("a tool", name, "unknown_tool");
     const client = member(route.server).use();
-    return await steps.call(name, route, client, args as Record<string, unknown>, callOptions);
+    const result = await steps.call(
+      name,
+      route,
+      client,
+      args as Record<string, unknown>,
+      callOptions,
+    );
+    return tasks.note(result, route.server);
   };
 
   const ownerOf = async (uri: string) => {
@@ -199,6 +209,9 @@ export function hub(options: HubOptions): Hub {
       }
       return callRouted(name, args, callOptions);
     }) as Hub["callTool"],
+    getTask: async (task, taskOptions) => (await taskClient(task)).getTask(task, taskOptions),
+    awaitTask: async (task, taskOptions) => (await taskClient(task)).awaitTask(task, taskOptions),
+    cancelTask: async (task, taskOptions) => (await taskClient(task)).cancelTask(task, taskOptions),
     listAllPrompts: (listOptions) => catalogue.prompts(listOptions),
     async getPrompt(name, args, callOptions) {
       let route = catalogue.promptRoute(name);

@@ -183,6 +183,9 @@ export type HubClientMethods = Pick<
   McpClient,
   | "listAllTools"
   | "callTool"
+  | "getTask"
+  | "awaitTask"
+  | "cancelTask"
   | "listAllPrompts"
   | "getPrompt"
   | "listAllResources"

@@ -3,6 +3,7 @@
 import { hub } from "../../hub/hub.ts";
 import type { Progress } from "../../client/types.ts";
 import { mockServer } from "../../testing/mod.ts";
+import { isTask } from "../../protocol/tasks.ts";
 import {
   assert,
   assertEquals,
@@ -243,4 +244,22 @@ test("hub: bad options and entries are TypeErrors naming the key or the server",
     return undefined;
   })();
   assertEquals([unknown?.kind, unknown?.reason], ["not_found", "unknown_server"]);
+});
+
+test("hub: a task a call started is awaited, read and cancelled through the server that runs it", async () => {
+  const worker = mockServer({
+    tools: [{ name: "long", task: "required", handler: () => "done" }],
+    tasks: { pollIntervalMs: 5 },
+  });
+  await using servers = hub({
+    servers: { other: toolServer("other", ["x"]).transport(), worker: worker.transport() },
+  });
+  const started = await servers.callTool("worker__long", {}, { task: "return" });
+  assert(isTask(started), "a task");
+  assertEquals((await servers.getTask(started.taskId)).taskId, started.taskId);
+  const result = await servers.awaitTask(started, { timeout: 10_000 });
+  assertEquals(result.content[0].text, "done");
+  assertEquals((await servers.cancelTask(started)).status, "completed");
+  const unknown = await mcpError(servers.getTask("nope"));
+  assertEquals([unknown.kind, unknown.reason], ["not_found", "unknown_task"]);
 });
