@@ -11,7 +11,7 @@
 // Goal: hub of 5 ≤ 1.3 × the slowest single connect, medians. Process start-up needs CPU, so
 // on a machine with fewer cores than servers the parallel starts share it: the figure is
 // read with the load average printed beside it.
-// Usage: node bench/run.mjs hub_connect [--runtime deno|bun] [--runs 3] [--server minimal|everything]
+// Usage: node bench/run.mjs hub [--runtime deno|bun] [--runs 3] [--server minimal|everything]
 //        [--server-runtime deno|bun|node] [--rounds 5] [--servers 5] [--quick]
 import { connect } from "../client/connect.ts";
 import { hub } from "../hub/hub.ts";
