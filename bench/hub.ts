@@ -12,7 +12,7 @@
 // on a machine with fewer cores than servers the parallel starts share it: the figure is
 // read with the load average printed beside it.
 // Usage: node bench/run.mjs hub [--runtime deno|bun] [--runs 3] [--server minimal|everything]
-//        [--server-runtime deno|bun|node] [--rounds 5] [--servers 5] [--quick]
+//        [--server-runtime deno|bun|node] [--start-delay MS] [--rounds 5] [--servers 5] [--quick]
 import { connect } from "../client/connect.ts";
 import { hub } from "../hub/hub.ts";
 import {
@@ -37,7 +37,17 @@ const rounds = numberFlag(flags, "rounds", quick ? 2 : 5);
 const count = numberFlag(flags, "servers", 5);
 const serverName = (flags.get("server") ?? "minimal") as ServerName;
 const serverRuntime = flags.get("server-runtime");
-const server = { ...serverCommand(serverName, serverRuntime), stderr: "ignore" as const };
+// `--start-delay MS`: each server first waits (a shell's `sleep`, no CPU), as servers fetched
+// by `npx` or `uvx`, or that open a database, do before they answer.
+const startDelay = flags.has("start-delay") ? numberFlag(flags, "start-delay", 1) : 0;
+const base = serverCommand(serverName, serverRuntime);
+const server = {
+  ...(startDelay === 0 ? base : {
+    command: "sh",
+    args: ["-c", `sleep ${startDelay / 1000} && exec "$0" "$@"`, base.command, ...base.args],
+  }),
+  stderr: "ignore" as const,
+};
 const OPTIONS = { reconnect: false as const, requestTimeout: 30_000 };
 
 async function singleConnect(): Promise<number> {
@@ -97,7 +107,8 @@ const together = median(all.map((r) => r.hub));
 const parallel = median(all.map((r) => r.parallel));
 console.log(
   `hub connect · ${runtime} · ${serverName} server` +
-    `${serverRuntime === undefined ? "" : ` (${serverRuntime})`} · ${count} servers · ` +
+    `${serverRuntime === undefined ? "" : ` (${serverRuntime})`}` +
+    `${startDelay === 0 ? "" : ` · start delay ${startDelay} ms`} · ${count} servers · ` +
     `${all.length} rounds · load ${await loadAverage()}`,
 );
 printTable(["case", "ms (median)"], [
