@@ -222,7 +222,8 @@ export interface ClientOptions {
    * A tool whose name, title, description, schemas or annotations changed since it was first
    * listed or called is held: hidden, and refused on call (kind `denied`, reason
    * `tool_changed`, the diff in `data.change`) until an `onToolChanged` hook or the
-   * approver accepts it. Each change is reported once with a readable diff (`onWarning`).
+   * approver accepts it. Each change is reported once with a readable diff (`onWarning`). A
+   * pin store that fails fails the listing or call: pins that cannot be read are not skipped.
    */
   pin?: boolean | CacheStore;
 }

@@ -33,8 +33,15 @@ function ruleText(verdict: PolicyVerdict): string {
 
 /** The approval stage. */
 export interface Approval {
-  /** The policy stage of a tool call (the arguments are the validated ones). */
-  authorize(tool: Tool, args: Record<string, unknown>, ctx: GovernanceContext): Promise<void>;
+  /** The policy's verdict on a tool call. */
+  verdictOf(tool: Tool, ctx: GovernanceContext): PolicyVerdict;
+  /** The rest of the policy stage for a verdict other than `allow` (validated arguments). */
+  authorize(
+    tool: Tool,
+    args: Record<string, unknown>,
+    ctx: GovernanceContext,
+    verdict: PolicyVerdict,
+  ): Promise<void>;
   /** The policy stage of a prompt or resource. */
   authorizeRead(kind: PolicyKind, name: string, ctx: GovernanceContext): void;
   /** A call's pin check: a held tool is accepted or refused. */
@@ -109,15 +116,23 @@ export function createApproval(
     return "deny";
   };
 
-  /** The policy stage of a tool call. */
-  const authorize = async (tool: Tool, args: Record<string, unknown>, ctx: GovernanceContext) => {
-    const verdict = decide(settings.rules, settings.fallback, {
+  /** The policy's verdict on a tool call (pure, synchronous). */
+  const verdictOf = (tool: Tool, ctx: GovernanceContext): PolicyVerdict =>
+    decide(settings.rules, settings.fallback, {
       kind: "tool",
       name: tool.name,
       server: ctx.server,
       principal: ctx.principal,
       annotations: tool.annotations,
     });
+
+  /** The rest of the policy stage, for a verdict other than `allow`. */
+  const authorize = async (
+    tool: Tool,
+    args: Record<string, unknown>,
+    ctx: GovernanceContext,
+    verdict: PolicyVerdict,
+  ) => {
     if (verdict.decision === "allow") return;
     const by = ruleText(verdict);
     if (verdict.decision === "deny") {
@@ -185,5 +200,5 @@ export function createApproval(
     return false;
   };
 
-  return { authorize, authorizeRead, checkPin, acceptChanged };
+  return { verdictOf, authorize, authorizeRead, checkPin, acceptChanged };
 }

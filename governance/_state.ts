@@ -25,9 +25,11 @@ const PINS = "governance-pins";
  * The "always" grants.
  *
  * @param store Where they are kept.
+ * @param warn Receives store failures: a grant that cannot be read is not there (the approver
+ *   is asked), one that cannot be written lasts for this call.
  * @returns Lookup and record.
  */
-export function createGrants(store: CacheStore): {
+export function createGrants(store: CacheStore, warn: (message: string) => void): {
   has(server: string, principal: string | undefined, tool: string): Promise<boolean>;
   add(server: string, principal: string | undefined, tool: string): Promise<void>;
 } {
@@ -40,9 +42,20 @@ export function createGrants(store: CacheStore): {
   ];
   return {
     async has(server, principal, tool) {
-      return (await store.get(key(server, principal, tool))) === true;
+      try {
+        return (await store.get(key(server, principal, tool))) === true;
+      } catch (error) {
+        warn(`reading an "always" grant failed: ${String((error as Error)?.message ?? error)}`);
+        return false;
+      }
     },
-    add: (server, principal, tool) => store.set(key(server, principal, tool), true, Infinity),
+    async add(server, principal, tool) {
+      try {
+        await store.set(key(server, principal, tool), true, Infinity);
+      } catch (error) {
+        warn(`keeping an "always" grant failed: ${String((error as Error)?.message ?? error)}`);
+      }
+    },
   };
 }
 

@@ -24,7 +24,10 @@ export interface ApprovalRequest {
   kind: "tool" | "tool_changed";
   /** The tool. */
   name: string;
-  /** The arguments, after the `beforeCall` hooks and validation. */
+  /**
+   * The arguments: for kind `tool`, after the `beforeCall` hooks and validation; for
+   * `tool_changed` (asked during selection, before them), as the caller gave them.
+   */
   arguments: Record<string, unknown>;
   /** The tool's definition. */
   tool: Tool;

@@ -149,7 +149,8 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
 
   const visibleTools = (tools: readonly Tool[], scope: Scope) => {
     const ctx = contextOf(scope);
-    const kept = tools.filter((tool) => shown(tool, ctx));
+    // The filter sees each tool's context, its definition included.
+    const kept = tools.filter((tool) => shown(tool, contextOf(scope, tool)));
     return hooks.onToolsListed.length === 0 ? kept : runListed(hooks.onToolsListed, kept, ctx);
   };
 
@@ -159,9 +160,9 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
       reason: "hidden_tool",
     });
 
-  const { checkPin, authorize, authorizeRead, acceptChanged } = createApproval(
+  const { checkPin, verdictOf, authorize, authorizeRead, acceptChanged } = createApproval(
     settings,
-    createGrants(store),
+    createGrants(store, warn),
     pins,
     warn,
   );
@@ -169,12 +170,10 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
   return {
     async listTools(tools, scope) {
       if (pins !== undefined) {
-        const ctx = contextOf(scope);
         for (const tool of tools) {
+          const ctx = contextOf(scope, tool);
           if (filter !== undefined && !filter(tool, ctx)) continue;
-          if ((await pins.status(tool, scope.server)).held) {
-            await acceptChanged(tool, contextOf(scope, tool));
-          }
+          if ((await pins.status(tool, scope.server)).held) await acceptChanged(tool, ctx);
         }
       }
       return visibleTools(tools, scope);
@@ -212,7 +211,10 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
         const issues = schema.input(args);
         if (issues.length > 0) throw invalidArguments(name, issues);
       }
-      if (settings.policy) await authorize(tool, args, ctx);
+      if (settings.policy) {
+        const verdict = verdictOf(tool, ctx);
+        if (verdict.decision !== "allow") await authorize(tool, args, ctx, verdict);
+      }
       // The call, then the output check and the post-hooks.
       let result = await call.send(name, args);
       if (!isResult(result)) return result;

@@ -44,6 +44,7 @@ import "./faults/fail_fast_test.ts";
 import "./faults/process_tree_test.ts";
 import "./faults/timers_test.ts";
 import "./faults/token_reflection_test.ts";
+import "./governance/engine_test.ts";
 import "./governance/filter_test.ts";
 import "./governance/pin_test.ts";
 import "./governance/pipeline_test.ts";

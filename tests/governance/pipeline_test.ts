@@ -102,7 +102,8 @@ test("governance: a function filter sees principal and assigns in every listing 
   const mock = server();
   await using client = governed(mock, {
     tools: (tool, ctx) =>
-      tool.name !== "admin_reset" || ctx.principal === "root" || ctx.assigns.admin === true,
+      ctx.tool === tool &&
+      (tool.name !== "admin_reset" || ctx.principal === "root" || ctx.assigns.admin === true),
   });
   const names = (tools: { name: string }[]) => tools.map((t) => t.name).includes("admin_reset");
   assertEquals(names(await client.listAllTools()), false);
