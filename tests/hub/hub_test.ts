@@ -4,6 +4,7 @@ import { hub } from "../../hub/hub.ts";
 import type { Progress } from "../../client/types.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { isTask } from "../../protocol/tasks.ts";
+import { inProcess } from "../../transports/in_process.ts";
 import {
   assert,
   assertEquals,
@@ -261,4 +262,19 @@ test("hub: a task a call started is awaited, read and cancelled through the serv
   assertEquals((await servers.cancelTask(started)).status, "completed");
   const unknown = await mcpError(servers.getTask("nope"));
   assertEquals([unknown.kind, unknown.reason], ["not_found", "unknown_task"]);
+});
+
+test("hub: ready(timeout) gives up with kind timeout on a server that never answers; the others are ready", async () => {
+  const silent = inProcess({ connect: () => ({ receive() {} }) });
+  await using servers = hub({
+    servers: {
+      quick: toolServer("quick", ["x"]).transport(),
+      silent: { transport: silent, requestTimeout: 60_000, probeTimeout: 60_000 },
+    },
+  });
+  const error = await mcpError(servers.ready(100));
+  assertEquals(error.kind, "timeout");
+  assertEquals(servers.status().servers.quick.state, "ready");
+  assertEquals(servers.status().servers.silent.state, "connecting");
+  await assertRejects(() => servers.ready(-1), TypeError);
 });

@@ -2,6 +2,7 @@
 // URI templates.
 import { mergeNamed, routeByPrefix } from "../../hub/_names.ts";
 import { mergeResources, ownerOf, templatePattern } from "../../hub/_resources.ts";
+import { restartDelay } from "../../hub/_member.ts";
 import { assertEquals, test } from "../_harness.ts";
 
 const items = (...names: string[]) => names.map((name) => ({ name }));
@@ -63,4 +64,13 @@ test("resources: URIs stay with the first server; templates match one segment or
   }
   assertEquals(templatePattern("a.b://{x}?q={y}").test("a.b://1?q=2"), true);
   assertEquals(templatePattern("a.b://{x}").test("aXb://1"), false);
+});
+
+test("restarts: the delay grows by the factor up to the cap, jitter around it", () => {
+  const backoff = { attempts: Infinity, initialDelay: 100, maxDelay: 1_000, factor: 2, jitter: 0 };
+  const delays = [1, 2, 3, 4, 5, 10].map((n) => restartDelay(backoff, n, () => 0.5));
+  assertEquals(delays, [100, 200, 400, 800, 1_000, 1_000]);
+  const jittered = { ...backoff, jitter: 0.5 };
+  assertEquals(restartDelay(jittered, 1, () => 0), 50);
+  assertEquals(restartDelay(jittered, 1, () => 1), 150);
 });
