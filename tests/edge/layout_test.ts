@@ -99,8 +99,11 @@ const LAYERS: Record<string, readonly string[]> = {
   // The mock server and cassettes: the wire, timers, transports and the client's public face.
   testing: ["protocol", "clock", "transports", "client"],
   // Model adapters: a client's or hub's tools in each model API's shape. Structural over
-  // their source, so only the wire's errors and the client's types.
+  // their source, so only the wire's errors, the client's types and the one shaping of results.
   adapters: ["protocol", "client", "governance"],
+  // Many servers behind one object: clients made through the public face, their transports,
+  // the notifications fan-out, and runtime/ for reading config files and the environment.
+  hub: ["protocol", "clock", "runtime", "transports", "client", "client/changes", "governance"],
 };
 
 /** The only folder that may name the `Deno` or `Bun` globals. */
