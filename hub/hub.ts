@@ -209,9 +209,9 @@ export function hub(options: HubOptions): Hub {
       }
       return callRouted(name, args, callOptions);
     }) as Hub["callTool"],
-    getTask: async (task, taskOptions) => taskClient(task).getTask(task, taskOptions),
-    awaitTask: async (task, taskOptions) => taskClient(task).awaitTask(task, taskOptions),
-    cancelTask: async (task, taskOptions) => taskClient(task).cancelTask(task, taskOptions),
+    getTask: async (task, taskOptions) => await taskClient(task).getTask(task, taskOptions),
+    awaitTask: async (task, taskOptions) => await taskClient(task).awaitTask(task, taskOptions),
+    cancelTask: async (task, taskOptions) => await taskClient(task).cancelTask(task, taskOptions),
     listAllPrompts: (listOptions) => catalogue.prompts(listOptions),
     async getPrompt(name, args, callOptions) {
       let route = catalogue.promptRoute(name);
