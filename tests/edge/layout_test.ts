@@ -94,6 +94,9 @@ const LAYERS: Record<string, readonly string[]> = {
   ],
   // The mock server and cassettes: the wire, timers, transports and the client's public face.
   testing: ["protocol", "clock", "transports", "client"],
+  // The command-line inspector: only the public entries (".": mod.ts; oauth/mod.ts and
+  // testing/mod.ts), and the clock for its progress line.
+  cli: [".", "clock", "oauth", "testing"],
 };
 
 /** The only folder that may name the `Deno` or `Bun` globals. */

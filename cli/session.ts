@@ -1,0 +1,199 @@
+/**
+ * From the command line to a ready client: the server (after `--`, a URL, or a config
+ * name), its transport (with the stored OAuth tokens for a URL that has them, and the wire
+ * printed with secrets redacted under `--verbose`), and `connect` with `--protocol` and
+ * `--timeout`. Only the public entries are used, so the CLI gets what a program gets.
+ *
+ * @module
+ */
+
+import process from "node:process";
+import {
+  connect,
+  type McpClient,
+  type OAuthOptions,
+  stdio,
+  streamableHttp,
+  type Transport,
+} from "../mod.ts";
+import { loopbackCallback } from "../oauth/mod.ts";
+import { record } from "../testing/mod.ts";
+import { isUrl, type ParsedArgs } from "./args.ts";
+import { loadServers, type ServerEntry } from "./config.ts";
+import { paint, type Terminal } from "./terminal.ts";
+import { configDir, tokenFile } from "./token_file.ts";
+
+/** The server a command talks to. */
+export interface ServerSpec {
+  /** How to name it in messages (the URL, the command, or the config name). */
+  label: string;
+  /** The URL of an HTTP server. */
+  url?: URL;
+  /** The command of a stdio server. */
+  command?: { command: string; args: string[]; env?: Record<string, string>; cwd?: string };
+  /** Headers from the config entry and `--header`. */
+  headers: Record<string, string>;
+}
+
+function headerRecord(lines: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function fromEntry(name: string, entry: ServerEntry, headers: Record<string, string>): ServerSpec {
+  if (entry.url !== undefined) {
+    return { label: name, url: toUrl(entry.url), headers: { ...entry.headers, ...headers } };
+  }
+  if (entry.command === undefined) {
+    throw new TypeError(`server ${name} in the config has neither "command" nor "url"`);
+  }
+  const command = {
+    command: entry.command,
+    args: entry.args ?? [],
+    env: entry.env,
+    cwd: entry.cwd,
+  };
+  return { label: name, command, headers };
+}
+
+function toUrl(text: string): URL {
+  try {
+    return new URL(text);
+  } catch {
+    throw new TypeError(`not a URL: ${text}`);
+  }
+}
+
+/**
+ * Which server the command line names.
+ *
+ * @throws {TypeError} When none is given, or a config name is unknown.
+ */
+export function serverSpec(parsed: ParsedArgs, term: Terminal): ServerSpec {
+  const headers = headerRecord(parsed.flags.headers);
+  if (parsed.serverCommand !== undefined) {
+    const [command, ...args] = parsed.serverCommand;
+    return { label: parsed.serverCommand.join(" "), command: { command, args }, headers };
+  }
+  const server = parsed.flags.server;
+  if (server === undefined) {
+    throw new TypeError("no server: give a URL, --server <name>, or -- <command> [args…]");
+  }
+  if (isUrl(server)) return { label: server, url: toUrl(server), headers };
+  const config = loadServers(parsed.flags.config, process.cwd(), term.env("HOME"));
+  if (config === undefined) {
+    throw new TypeError(`no config file names ${server}: pass --config <path> (an mcp.json)`);
+  }
+  const entry = config.servers[server];
+  if (entry === undefined) {
+    const names = Object.keys(config.servers).join(", ") || "none";
+    throw new TypeError(`${config.path} has no server ${server} (it has: ${names})`);
+  }
+  return fromEntry(server, entry, headers);
+}
+
+/** Prints each message of `transport` on standard error, redacted (see `record`). */
+function tapped(transport: Transport, term: Terminal, secrets: string[]): Transport {
+  const recording = record(transport, { redact: secrets });
+  let shown = 0;
+  const flush = () => {
+    for (; shown < recording.entries.length; shown++) {
+      const entry = recording.entries[shown];
+      const arrow = entry.dir === "send" ? "→" : entry.dir === "recv" ? "←" : "·";
+      const { dir: _dir, t: _t, ...rest } = entry as unknown as Record<string, unknown>;
+      const body = "message" in rest ? rest.message : rest;
+      term.err(paint(term.color, "dim", `${arrow} ${entry.dir} ${JSON.stringify(body)}`) + "\n");
+    }
+  };
+  return {
+    ...recording,
+    async open(sink) {
+      const link = await recording.open({
+        ...sink,
+        message(message) {
+          sink.message(message);
+          flush();
+        },
+        closed(error) {
+          flush();
+          sink.closed(error);
+        },
+      });
+      flush();
+      return {
+        ...link,
+        send(message, options) {
+          const sent = link.send(message, options);
+          flush();
+          return sent;
+        },
+        probe: link.probe && (async (request, options) => {
+          try {
+            return await link.probe!(request, options);
+          } finally {
+            flush();
+          }
+        }),
+      };
+    },
+  };
+}
+
+/** How a command wants the client. */
+export interface OpenOptions {
+  /** The OAuth login to run (`login`); otherwise stored tokens are used when there are some. */
+  login?: Pick<OAuthOptions, "onAuthorizationUrl">;
+}
+
+/**
+ * Connects to the server the command line names, and waits until it is ready.
+ *
+ * @returns The ready client and the server it reached.
+ */
+export async function openClient(
+  parsed: ParsedArgs,
+  term: Terminal,
+  options: OpenOptions = {},
+): Promise<{ client: McpClient; spec: ServerSpec }> {
+  const spec = serverSpec(parsed, term);
+  const { flags } = parsed;
+  let transport: Transport;
+  if (spec.url !== undefined) {
+    const tokens = tokenFile(configDir(term.env));
+    const hasAuthHeader = Object.keys(spec.headers).some((h) =>
+      h.toLowerCase() === "authorization"
+    );
+    const useOAuth = !hasAuthHeader && (options.login !== undefined || tokens.has(spec.url));
+    const oauth: OAuthOptions | undefined = useOAuth
+      ? {
+        store: tokens.store,
+        callback: loopbackCallback(),
+        clientMetadata: { clientName: "conduit-mcp CLI" },
+        onAuthorizationUrl: options.login?.onAuthorizationUrl ?? (() => {
+          throw new Error("the stored login is no longer valid");
+        }),
+      }
+      : undefined;
+    transport = streamableHttp(spec.url, {
+      headers: spec.headers,
+      ...(oauth ? { auth: { oauth } } : {}),
+    });
+  } else {
+    const command = spec.command!;
+    transport = stdio({ ...command, stderr: flags.verbose ? "inherit" : "buffer" });
+  }
+  if (flags.verbose) transport = tapped(transport, term, Object.values(spec.headers));
+  const timeout = flags.timeout ?? 60_000;
+  const client = await connect(transport, {
+    protocol: flags.protocol ?? "auto",
+    requestTimeout: timeout,
+    readyTimeout: options.login ? undefined : Math.max(timeout, 30_000),
+    reconnect: false,
+    clientInfo: { name: "conduit-mcp-cli", version: "0.1.0" },
+  });
+  return { client, spec };
+}
