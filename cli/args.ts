@@ -166,6 +166,6 @@ function setFlag(flags: Flags, name: string, value: string | undefined): void {
       flags.args = value;
       return;
     default:
-      throw new TypeError(`unknown flag ${name} (see --help)`);
+      throw new TypeError(`unknown flag ${name}`);
   }
 }

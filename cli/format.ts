@@ -12,11 +12,15 @@ import { paint } from "./terminal.ts";
 
 /** `text` without control characters (newlines and tabs kept when `multiline`). */
 export function clean(text: string, multiline = false): string {
-  // deno-lint-ignore no-control-regex
-  const control = multiline
-    ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
-    : /[\u0000-\u001f\u007f-\u009f]/g;
-  return text.replace(control, multiline ? "" : " ");
+  let out = "";
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
+    if (!control) out += char;
+    else if (multiline && (char === "\n" || char === "\t")) out += char;
+    else if (!multiline) out += " ";
+  }
+  return out;
 }
 
 /**
@@ -125,12 +129,21 @@ export function pretty(value: unknown): string {
  * ```
  */
 export function renderToolResult(result: ToolResult, color: boolean): string {
-  const lines = result.content.map(renderBlock);
-  if (result.structuredContent !== undefined) {
-    const structured = pretty(result.structuredContent);
-    if (!lines.some((line) => line.trim() === structured.trim())) {
-      lines.push(paint(color, "dim", "structured content:"), structured);
+  const structured = result.structuredContent;
+  const same = (block: ContentBlock) => {
+    try {
+      return block.type === "text" &&
+        JSON.stringify(JSON.parse(String(block.text))) === JSON.stringify(structured);
+    } catch {
+      return false;
     }
+  };
+  // A text block that only repeats the structured content as JSON is shown once, pretty.
+  const lines = result.content.filter((block) => structured === undefined || !same(block))
+    .map(renderBlock);
+  if (structured !== undefined) {
+    if (lines.length > 0) lines.push(paint(color, "dim", "structured content:"));
+    lines.push(pretty(structured));
   }
   if (result.isError) lines.unshift(paint(color, "red", "The tool reported an error:"));
   return lines.map((line) => line.endsWith("\n") ? line : line + "\n").join("");

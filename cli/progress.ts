@@ -8,6 +8,7 @@
 
 import { startTimer, type Timer } from "../clock/timer.ts";
 import type { Progress } from "../mod.ts";
+import { clean } from "./format.ts";
 import type { Terminal } from "./terminal.ts";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -60,7 +61,7 @@ export function renderProgress(
   }
   parts.push(formatElapsed(elapsedMs));
   if (typeof progress?.message === "string" && progress.message !== "") {
-    parts.push(progress.message.replace(/[\u0000-\u001f\u007f]/g, " "));
+    parts.push(clean(progress.message));
   }
   const line = parts.join("  ");
   const max = Math.max(10, columns - 1);

@@ -137,8 +137,12 @@ function typeMatches(type: string, value: unknown): boolean {
       return asSchema(value) !== undefined;
     case "null":
       return value === null;
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
     default:
-      return typeof value === type;
+      return true;
   }
 }
 
