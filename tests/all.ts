@@ -4,6 +4,7 @@ import "./cache/shared_test.ts";
 import "./cache/stores_test.ts";
 import "./cache/target_test.ts";
 import "./cli/everything_test.ts";
+import "./cli/http_test.ts";
 import "./cli/parts_test.ts";
 import "./client/auth_test.ts";
 import "./client/connect_test.ts";
