@@ -70,9 +70,9 @@ first. --json prints one JSON object per line.
           ctx.term.out(JSON.stringify({ time: new Date().toISOString(), ...n }) + "\n");
           return;
         }
-        const params = Object.keys(n.params).length > 0
-          ? ` ${clean(JSON.stringify(n.params))}`
-          : "";
+        // The envelope (`_meta`: subscription ids and the like) is for --json.
+        const { _meta: _, ...shown } = n.params;
+        const params = Object.keys(shown).length > 0 ? ` ${clean(JSON.stringify(shown))}` : "";
         const time = paint(ctx.term.color, "dim", timeOf(new Date()));
         ctx.term.out(`${time} ${paint(ctx.term.color, "cyan", clean(n.method))}${params}\n`);
       };
@@ -99,6 +99,8 @@ first. --json prints one JSON object per line.
       } finally {
         unsubscribe();
       }
-      return ctx.signal.aborted ? EXIT.ok : EXIT.connection;
+      if (!ctx.signal.aborted) return EXIT.connection;
+      ctx.term.err(`${ctx.term.tty ? "\r\x1b[2K" : ""}Stopped watching.\n`);
+      return EXIT.ok;
     }),
 };
