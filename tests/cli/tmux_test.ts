@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import process from "node:process";
 import { startHttpFixture } from "../fixtures/http_server.ts";
-import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
+import { assert, assertEquals, test } from "../_harness.ts";
 import { cliCommand, tempConfig } from "./_helpers.ts";
 
 const WIDTH = 100;
