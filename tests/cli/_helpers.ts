@@ -47,6 +47,8 @@ export interface RunOptions {
   onStderr?: (text: string) => void;
   /** Kill the run after this many ms (default 60 000). */
   timeout?: number;
+  /** The working directory (default the test's). */
+  cwd?: string;
 }
 
 /** Runs the CLI with `args` and collects its output. */
@@ -60,7 +62,11 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
     CONDUIT_MCP_CONFIG_DIR: options.configDir ?? temp!.dir,
     ...options.env,
   };
-  const child = spawn(command, [...head, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, [...head, ...args], {
+    env,
+    cwd: options.cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8");

@@ -1,6 +1,9 @@
 // The CLI as a subprocess (deno run -A cli.ts, or bun cli.ts) against the real
 // @modelcontextprotocol/server-everything over stdio (legacy era): each command for people
 // and with --json, exit codes, and bad arguments refused before anything is sent.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
 import { EVERYTHING_STDIO, runCli } from "./_helpers.ts";
 import { main, type Terminal } from "../../cli.ts";
@@ -91,6 +94,52 @@ test("cli stdio: prompts, prompt, resources, templates, read, complete", async (
     ...EVERYTHING_STDIO,
   ]);
   assertEquals([complete.code, complete.stdout], [0, "Engineering\n"], complete.stderr);
+}, OPTS);
+
+test("cli stdio: --task runs the call as a server task and awaits its result", async () => {
+  const run = await runCli([
+    "call",
+    "simulate-research-query",
+    "topic=tides",
+    "--task",
+    "--json",
+    ...EVERYTHING_STDIO,
+  ]);
+  assertEquals(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assertEquals(result.isError, false);
+  assertStringIncludes(result.content[0].text, "# Research Report: tides");
+}, OPTS);
+
+test("cli stdio: servers named in a config file, by --config or the nearest mcp.json", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "conduit-cli-config-"));
+  try {
+    const config = {
+      mcpServers: { everything: { command: "node", args: [EVERYTHING_STDIO[2]] } },
+    };
+    writeFileSync(join(dir, "mcp.json"), JSON.stringify(config));
+    mkdirSync(join(dir, "project", "src"), { recursive: true });
+    const given = await runCli([
+      "status",
+      "--json",
+      "--config",
+      join(dir, "mcp.json"),
+      "-s",
+      "everything",
+    ]);
+    assertEquals(given.code, 0, given.stderr);
+    assertEquals(JSON.parse(given.stdout).server, "everything");
+    const nearest = await runCli(["tools", "--server", "everything"], {
+      cwd: join(dir, "project", "src"),
+    });
+    assertEquals(nearest.code, 0, nearest.stderr);
+    assert(/^get-sum\s+/m.test(nearest.stdout), nearest.stdout);
+    const unknown = await runCli(["tools", "--server", "nope"], { cwd: dir });
+    assertEquals(unknown.code, 2);
+    assertStringIncludes(unknown.stderr, "has no server nope (it has: everything)");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, OPTS);
 
 test("cli stdio: status shows the legacy handshake; --json for scripts", async () => {
