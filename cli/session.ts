@@ -20,6 +20,7 @@ import { loopbackCallback } from "../oauth/mod.ts";
 import { record } from "../testing/mod.ts";
 import { isUrl, type ParsedArgs } from "./args.ts";
 import { loadServers, type ServerEntry } from "./config.ts";
+import { clean } from "./format.ts";
 import { paint, type Terminal } from "./terminal.ts";
 import { configDir, tokenFile } from "./token_file.ts";
 
@@ -103,10 +104,17 @@ function tapped(transport: Transport, term: Terminal, secrets: string[]): Transp
   const flush = () => {
     for (; shown < recording.entries.length; shown++) {
       const entry = recording.entries[shown];
-      const arrow = entry.dir === "send" ? "→" : entry.dir === "recv" ? "←" : "·";
-      const { dir: _dir, t: _t, ...rest } = entry as unknown as Record<string, unknown>;
-      const body = "message" in rest ? rest.message : rest;
-      term.err(paint(term.color, "dim", `${arrow} ${entry.dir} ${JSON.stringify(body)}`) + "\n");
+      const lines: string[] = [];
+      if (entry.dir === "send" || entry.dir === "recv") {
+        lines.push(`${entry.dir === "send" ? "→" : "←"} ${entry.dir} ${JSON.stringify(entry.message)}`);
+      } else if (entry.dir === "probe") {
+        const { status, body } = entry.outcome;
+        lines.push(`→ probe ${JSON.stringify(entry.message)}`, `← probe HTTP ${status} ${body}`);
+      } else {
+        const { dir, t: _t, ...rest } = entry as unknown as Record<string, unknown>;
+        lines.push(`· ${dir}${Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : ""}`);
+      }
+      for (const line of lines) term.err(paint(term.color, "dim", clean(line)) + "\n");
     }
   };
   return {

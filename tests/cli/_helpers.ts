@@ -43,8 +43,10 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** The config directory (default: a fresh temporary one). */
   configDir?: string;
-  /** Called with each chunk of stderr (to react to a printed URL). */
-  onStderr?: (text: string) => void;
+  /** Called with each chunk of stderr (to react to a printed URL), and a way to signal the CLI. */
+  onStderr?: (text: string, signal: (name: "SIGINT" | "SIGTERM") => void) => void;
+  /** Called with each chunk of stdout, and a way to signal the CLI. */
+  onStdout?: (text: string, signal: (name: "SIGINT" | "SIGTERM") => void) => void;
   /** Kill the run after this many ms (default 60 000). */
   timeout?: number;
   /** The working directory (default the test's). */
@@ -71,10 +73,15 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
   let stderr = "";
   child.stdout!.setEncoding("utf8");
   child.stderr!.setEncoding("utf8");
-  child.stdout!.on("data", (chunk: string) => stdout += chunk);
+  // process.kill, not child.kill: a child the runner killed itself may not report its exit code.
+  const signal = (name: "SIGINT" | "SIGTERM") => void process.kill(child.pid!, name);
+  child.stdout!.on("data", (chunk: string) => {
+    stdout += chunk;
+    options.onStdout?.(chunk, signal);
+  });
   child.stderr!.on("data", (chunk: string) => {
     stderr += chunk;
-    options.onStderr?.(chunk);
+    options.onStderr?.(chunk, signal);
   });
   const timer = setTimeout(() => child.kill("SIGKILL"), options.timeout ?? 60_000);
   return new Promise((resolve) => {

@@ -78,6 +78,40 @@ test(
   OPTS,
 );
 
+test(
+  "cli http: a request the server refuses exits 1; watch --json prints one object a line",
+  async () => {
+    await using modern = await startModernSdkHttp();
+    const refused = await runCli(["complete", "prompt", "greet", "name=A", modern.url.href]);
+    assertEquals(refused.code, 1);
+    assertStringIncludes(refused.stderr, "Method not found");
+    await using server = await startHttpFixture();
+    let interrupted = false;
+    let poke: ReturnType<typeof setInterval> | undefined;
+    const watch = await runCli(["watch", "--json", server.url.href], {
+      onStderr: (text) => {
+        // Until the server's listen holds the filter, a change reaches nobody: send until seen.
+        if (text.includes("Watching for notifications")) {
+          poke = setInterval(() => server.core.changeList("prompts"), 50);
+        }
+      },
+      onStdout: (_text, signal) => {
+        clearInterval(poke);
+        if (!interrupted) signal("SIGINT");
+        interrupted = true;
+      },
+      timeout: 20_000,
+    });
+    clearInterval(poke);
+    assertEquals(watch.code, 0, watch.stderr);
+    const line = JSON.parse(watch.stdout.trim().split("\n")[0]);
+    assertEquals(line.method, "notifications/prompts/list_changed");
+    assert(!Number.isNaN(Date.parse(line.time)), line.time);
+    assertStringIncludes(watch.stderr, "Stopped watching.");
+  },
+  OPTS,
+);
+
 test("cli http: a server that cannot be reached exits 3 with one line", async () => {
   const gone = await runCli(["tools", "http://127.0.0.1:1/mcp", "--timeout", "2000"]);
   assertEquals(gone.code, 3);

@@ -2,7 +2,7 @@
 // tmux server, killed in finally): a long call whose progress line updates in place (two
 // captures differ, and it stays one line), Ctrl-C cancelling it (the server receives
 // notifications/cancelled, the CLI exits 130), and `watch` printing notifications as the
-// server sends them. With CONDUIT_CLI_PANES=<file>, the captured panes are written there.
+// server sends them, and colours only without NO_COLOR. With CONDUIT_CLI_PANES=<file>, the captured panes are written there.
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import process from "node:process";
@@ -53,9 +53,9 @@ async function until<T>(
   }
 }
 
-function commandLine(args: string[], configDir: string): string {
+function commandLine(args: string[], configDir: string, more = ""): string {
   const { command, args: head } = cliCommand();
-  const env = `CONDUIT_MCP_CONFIG_DIR=${sh(configDir)} DENO_NO_UPDATE_CHECK=1`;
+  const env = `${more} CONDUIT_MCP_CONFIG_DIR=${sh(configDir)} DENO_NO_UPDATE_CHECK=1`;
   // After the CLI ends, print its exit code and keep the pane open for the capture.
   return `env ${env} ${[command, ...head, ...args].map(sh).join(" ")}; echo EXIT=$?; sleep 60`;
 }
@@ -167,6 +167,30 @@ test(
         "watch to exit",
       );
       keep("watch: after Ctrl-C", stopped);
+
+      // Colours on a terminal, none with NO_COLOR (the pane captured with its escapes).
+      for (const [name, env] of [["colour", "-u NO_COLOR"], ["plain", "NO_COLOR=1"]]) {
+        const tools = commandLine(["tools", watched.url.href], config.dir, env);
+        tmux.tmux(
+          "new-session",
+          "-d",
+          "-s",
+          name,
+          "-x",
+          String(WIDTH),
+          "-y",
+          String(HEIGHT),
+          tools,
+        );
+        const rows = await until(
+          () => tmux.tmux("capture-pane", "-p", "-e", "-t", name).split("\n"),
+          (rows) => rows.some((row) => row.includes("EXIT=")),
+          `tools (${name}) to exit`,
+        );
+        const header = rows.find((row) => row.includes("NAME"))!;
+        if (name === "colour") assert(header.includes("\x1b[1mNAME"), JSON.stringify(header));
+        else assert(!rows.join("\n").includes("\x1b["), JSON.stringify(rows));
+      }
       assertEquals(nonEmpty(stopped).slice(-2), ["Stopped watching.", "EXIT=0"]);
     } finally {
       tmux.kill();
