@@ -106,7 +106,9 @@ function tapped(transport: Transport, term: Terminal, secrets: string[]): Transp
       const entry = recording.entries[shown];
       const lines: string[] = [];
       if (entry.dir === "send" || entry.dir === "recv") {
-        lines.push(`${entry.dir === "send" ? "→" : "←"} ${entry.dir} ${JSON.stringify(entry.message)}`);
+        lines.push(
+          `${entry.dir === "send" ? "→" : "←"} ${entry.dir} ${JSON.stringify(entry.message)}`,
+        );
       } else if (entry.dir === "probe") {
         const { status, body } = entry.outcome;
         lines.push(`→ probe ${JSON.stringify(entry.message)}`, `← probe HTTP ${status} ${body}`);
