@@ -31,6 +31,7 @@ export function formatElapsed(ms: number): string {
  * @param elapsedMs Time since the call started.
  * @param frame The spinner's frame counter.
  * @param columns The terminal's width.
+ * @param note Shown when the progress has no message (a task's status).
  * @returns The line.
  *
  * @example
@@ -47,6 +48,7 @@ export function renderProgress(
   elapsedMs: number,
   frame: number,
   columns: number,
+  note?: string,
 ): string {
   const parts = [label];
   const total = progress?.total;
@@ -60,9 +62,10 @@ export function renderProgress(
     if (progress !== undefined) parts.push(String(progress.progress));
   }
   parts.push(formatElapsed(elapsedMs));
-  if (typeof progress?.message === "string" && progress.message !== "") {
-    parts.push(clean(progress.message));
-  }
+  const message = typeof progress?.message === "string" && progress.message !== ""
+    ? progress.message
+    : note;
+  if (message) parts.push(clean(message));
   const line = parts.join("  ");
   const max = Math.max(10, columns - 1);
   return line.length > max ? line.slice(0, max - 1) + "…" : line;
@@ -72,6 +75,8 @@ export function renderProgress(
 export interface ProgressLine {
   /** Takes a new progress (from `onProgress`). */
   update(progress: Progress): void;
+  /** Shows `text` where the progress gives no message (a task's status). */
+  note(text: string): void;
   /** Stops and erases the line. */
   stop(): void;
 }
@@ -89,14 +94,17 @@ export function startProgress(
   label: string,
   now: () => number = Date.now,
 ): ProgressLine {
-  if (!term.tty) return { update() {}, stop() {} };
+  if (!term.tty) return { update() {}, note() {}, stop() {} };
   const started = now();
   let last: Progress | undefined;
+  let noted: string | undefined;
   let frame = 0;
   let timer: Timer | undefined;
   let stopped = false;
   const draw = () => {
-    term.err(`\r\x1b[2K${renderProgress(label, last, now() - started, frame, term.columns)}`);
+    term.err(
+      `\r\x1b[2K${renderProgress(label, last, now() - started, frame, term.columns, noted)}`,
+    );
   };
   const tick = () => {
     if (stopped) return;
@@ -109,6 +117,10 @@ export function startProgress(
   return {
     update(progress) {
       last = progress;
+      if (!stopped) draw();
+    },
+    note(text) {
+      noted = text;
       if (!stopped) draw();
     },
     stop() {

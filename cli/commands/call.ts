@@ -64,12 +64,9 @@ Exit code 1 when the tool reports an error (isError).
             ? {
               task: "await" as const,
               onStatus: (task: Task) =>
-                line.update({
-                  progress: 0,
-                  message: `task ${task.status}${
-                    task.statusMessage ? `: ${task.statusMessage}` : ""
-                  }`,
-                }),
+                line.note(
+                  `task ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ""}`,
+                ),
             }
             : {}),
         });

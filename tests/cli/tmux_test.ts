@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import process from "node:process";
 import { startHttpFixture } from "../fixtures/http_server.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
-import { cliCommand, tempConfig } from "./_helpers.ts";
+import { cliCommand, EVERYTHING_STDIO, tempConfig } from "./_helpers.ts";
 
 const WIDTH = 100;
 const HEIGHT = 12;
@@ -125,6 +125,36 @@ test(
         "method" in m && m.method === "tools/call"
       ) as { id?: unknown };
       assertEquals(cancelled.params?.requestId, call_.id);
+
+      // A server task over stdio (no total): a spinner with the task's status, then the result.
+      const task = commandLine(
+        ["call", "simulate-research-query", "topic=tides", "--task", ...EVERYTHING_STDIO],
+        config.dir,
+      );
+      tmux.tmux("new-session", "-d", "-s", "task", "-x", String(WIDTH), "-y", String(HEIGHT), task);
+      const spinning = await until(
+        () => tmux.capture("task"),
+        (rows) => / task working: /.test(rows[0]),
+        "the task's spinner",
+      );
+      keep("call --task: while the task works", spinning);
+      assertEquals(nonEmpty(spinning).length, 1, spinning.join("\n"));
+      assert(
+        /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] {2}simulate-research-query {2}\d+\.\ds {2}task working: \S/.test(
+          spinning[0],
+        ),
+        spinning[0],
+      );
+      const done = await until(
+        () => tmux.capture("task"),
+        (rows) => rows.some((row) => row.startsWith("EXIT=")),
+        "the task to end",
+      );
+      keep("call --task: the end of the result", done);
+      assertEquals(nonEmpty(done).slice(-2), [
+        "*This is a simulated research report from the Everything MCP Server.*",
+        "EXIT=0",
+      ]);
 
       // watch: each notification on a line of its own, as it arrives.
       const watch = commandLine(["watch", watched.url.href], config.dir);
