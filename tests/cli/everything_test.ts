@@ -96,6 +96,40 @@ test("cli stdio: prompts, prompt, resources, templates, read, complete", async (
   assertEquals([complete.code, complete.stdout], [0, "Engineering\n"], complete.stderr);
 }, OPTS);
 
+test("cli stdio: prompt, read and complete as JSON", async () => {
+  const prompt = await runCli([
+    "prompt",
+    "args-prompt",
+    "city=Paris",
+    "--json",
+    ...EVERYTHING_STDIO,
+  ]);
+  assertEquals(prompt.code, 0, prompt.stderr);
+  const messages = JSON.parse(prompt.stdout).messages;
+  assertEquals(messages[0].role, "user");
+  assertStringIncludes(messages[0].content.text, "Paris");
+  const read = await runCli([
+    "read",
+    "demo://resource/dynamic/text/3",
+    "--json",
+    ...EVERYTHING_STDIO,
+  ]);
+  assertEquals(read.code, 0, read.stderr);
+  assertEquals(JSON.parse(read.stdout).contents[0].uri, "demo://resource/dynamic/text/3");
+  const blob = await runCli(["read", "demo://resource/dynamic/blob/3", ...EVERYTHING_STDIO]);
+  assertEquals(blob.code, 0, blob.stderr);
+  assert(/^\[[\w/.-]+, \d+ B\]$/.test(blob.stdout.trim()), blob.stdout);
+  const complete = await runCli([
+    "complete",
+    "prompt",
+    "completable-prompt",
+    "department=Eng",
+    "--json",
+    ...EVERYTHING_STDIO,
+  ]);
+  assertEquals(JSON.parse(complete.stdout).completion.values, ["Engineering"]);
+}, OPTS);
+
 test("cli stdio: --task runs the call as a server task and awaits its result", async () => {
   const run = await runCli([
     "call",
