@@ -109,18 +109,12 @@ export async function main(argv: readonly string[], term: Terminal): Promise<num
     }
     controller.abort();
   });
-  const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener("abort", () => reject(new DOMException("", "AbortError")), {
-      once: true,
-    });
-  });
-  aborted.catch(() => {});
   const ctx: CommandContext = {
     parsed,
     term,
     signal: controller.signal,
     async open(options) {
-      const opened = await Promise.race([openClient(parsed, term, options), aborted]);
+      const opened = await openClient(parsed, term, { ...options, signal: controller.signal });
       connected = true;
       server = opened.spec.label;
       return opened;

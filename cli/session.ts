@@ -9,7 +9,8 @@
 
 import process from "node:process";
 import {
-  connect,
+  type ClientOptions,
+  createClient,
   type McpClient,
   type OAuthOptions,
   stdio,
@@ -17,12 +18,11 @@ import {
   type Transport,
 } from "../mod.ts";
 import { loopbackCallback } from "../oauth/mod.ts";
-import { record } from "../testing/mod.ts";
 import { isUrl, type ParsedArgs } from "./args.ts";
 import { loadServers, type ServerEntry } from "./config.ts";
-import { clean } from "./format.ts";
-import { paint, type Terminal } from "./terminal.ts";
+import type { Terminal } from "./terminal.ts";
 import { configDir, tokenFile } from "./token_file.ts";
+import { tapped } from "./wire_tap.ts";
 
 /** The server a command talks to. */
 export interface ServerSpec {
@@ -97,66 +97,23 @@ export function serverSpec(parsed: ParsedArgs, term: Terminal): ServerSpec {
   return fromEntry(server, entry, headers);
 }
 
-/** Prints each message of `transport` on standard error, redacted (see `record`). */
-function tapped(transport: Transport, term: Terminal, secrets: string[]): Transport {
-  const recording = record(transport, { redact: secrets });
-  let shown = 0;
-  const flush = () => {
-    for (; shown < recording.entries.length; shown++) {
-      const entry = recording.entries[shown];
-      const lines: string[] = [];
-      if (entry.dir === "send" || entry.dir === "recv") {
-        lines.push(
-          `${entry.dir === "send" ? "→" : "←"} ${entry.dir} ${JSON.stringify(entry.message)}`,
-        );
-      } else if (entry.dir === "probe") {
-        const { status, body } = entry.outcome;
-        lines.push(`→ probe ${JSON.stringify(entry.message)}`, `← probe HTTP ${status} ${body}`);
-      } else {
-        const { dir, t: _t, ...rest } = entry as unknown as Record<string, unknown>;
-        lines.push(`· ${dir}${Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : ""}`);
-      }
-      for (const line of lines) term.err(paint(term.color, "dim", clean(line)) + "\n");
-    }
-  };
-  return {
-    ...recording,
-    async open(sink) {
-      const link = await recording.open({
-        ...sink,
-        message(message) {
-          sink.message(message);
-          flush();
-        },
-        closed(error) {
-          flush();
-          sink.closed(error);
-        },
-      });
-      flush();
-      return {
-        ...link,
-        send(message, options) {
-          const sent = link.send(message, options);
-          flush();
-          return sent;
-        },
-        probe: link.probe && (async (request, options) => {
-          try {
-            return await link.probe!(request, options);
-          } finally {
-            flush();
-          }
-        }),
-      };
-    },
-  };
-}
-
 /** How a command wants the client. */
 export interface OpenOptions {
   /** The OAuth login to run (`login`); otherwise stored tokens are used when there are some. */
   login?: Pick<OAuthOptions, "onAuthorizationUrl">;
+  /** Stops connecting (Ctrl-C): the promise rejects with an `AbortError`. */
+  signal?: AbortSignal;
+}
+
+/** `promise`, or an `AbortError` once `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DOMException("Interrupted", "AbortError"));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /**
@@ -198,12 +155,22 @@ export async function openClient(
   }
   if (flags.verbose) transport = tapped(transport, term, Object.values(spec.headers));
   const timeout = flags.timeout ?? 60_000;
-  const client = await connect(transport, {
-    protocol: flags.protocol ?? "auto",
+  const client = createClient({
+    transport,
+    protocol: (flags.protocol ?? "auto") as ClientOptions["protocol"],
     requestTimeout: timeout,
-    readyTimeout: options.login ? undefined : Math.max(timeout, 30_000),
     reconnect: false,
     clientInfo: { name: "conduit-mcp-cli", version: "0.1.0" },
   });
+  try {
+    await untilAborted(
+      client.ready(options.login ? undefined : Math.max(timeout, 30_000)),
+      options.signal,
+    );
+  } catch (error) {
+    // Also on Ctrl-C while connecting: closing stops a server child that is starting.
+    await client.close();
+    throw error;
+  }
   return { client, spec };
 }

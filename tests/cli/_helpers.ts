@@ -45,6 +45,8 @@ export interface RunOptions {
   configDir?: string;
   /** Called with each chunk of stderr (to react to a printed URL), and a way to signal the CLI. */
   onStderr?: (text: string, signal: (name: "SIGINT" | "SIGTERM") => void) => void;
+  /** Called once the CLI started, with a way to signal it. */
+  onStart?: (signal: (name: "SIGINT" | "SIGTERM") => void) => void;
   /** Called with each chunk of stdout, and a way to signal the CLI. */
   onStdout?: (text: string, signal: (name: "SIGINT" | "SIGTERM") => void) => void;
   /** Kill the run after this many ms (default 60 000). */
@@ -75,6 +77,7 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
   child.stderr!.setEncoding("utf8");
   // process.kill, not child.kill: a child the runner killed itself may not report its exit code.
   const signal = (name: "SIGINT" | "SIGTERM") => void process.kill(child.pid!, name);
+  options.onStart?.(signal);
   child.stdout!.on("data", (chunk: string) => {
     stdout += chunk;
     options.onStdout?.(chunk, signal);

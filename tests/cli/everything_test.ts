@@ -1,7 +1,8 @@
 // The CLI as a subprocess (deno run -A cli.ts, or bun cli.ts) against the real
 // @modelcontextprotocol/server-everything over stdio (legacy era): each command for people
 // and with --json, exit codes, and bad arguments refused before anything is sent.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import process from "node:process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
@@ -128,6 +129,43 @@ test("cli stdio: prompt, read and complete as JSON", async () => {
     ...EVERYTHING_STDIO,
   ]);
   assertEquals(JSON.parse(complete.stdout).completion.values, ["Engineering"]);
+}, OPTS);
+
+test("cli stdio: Ctrl-C while connecting exits 130 and stops the server it started", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "conduit-cli-hang-"));
+  const pidFile = join(dir, "pid");
+  try {
+    // A "server" that starts, says so in a file, and never answers.
+    const hang = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));` +
+      "setInterval(() => {}, 1000);";
+    let pid = 0;
+    const started = new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (!existsSync(pidFile)) return;
+        pid = Number(readFileSync(pidFile, "utf8"));
+        clearInterval(poll);
+        resolve();
+      }, 20);
+    });
+    const run = runCli(["tools", "--", "node", "-e", hang], {
+      onStart: (signal) => void started.then(() => signal("SIGINT")),
+    });
+    const done = await run;
+    assertEquals([done.code, done.stderr], [130, "Cancelled.\n"]);
+    assert(pid > 0, "the server started");
+    let alive = true;
+    for (let i = 0; i < 100 && alive; i++) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } catch {
+        alive = false;
+      }
+    }
+    assert(!alive, "the server was stopped");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, OPTS);
 
 test("cli stdio: --task runs the call as a server task and awaits its result", async () => {
