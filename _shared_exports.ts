@@ -56,3 +56,4 @@ export type { CacheTarget } from "./cache/digest.ts";
 export { memoryStore, type MemoryStoreOptions } from "./cache/memory.ts";
 export { type RedisCommand, redisStore, type RedisStoreOptions } from "./cache/redis.ts";
 export { redisTokenStore, type RedisTokenStoreOptions } from "./oauth/redis_store.ts";
+export * from "./governance/_exports.ts";

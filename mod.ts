@@ -52,3 +52,13 @@ export {
   type KvTokenStoreOptions,
 } from "./oauth/kv_store.ts";
 export { type CacheKvLike, denoKvStore, type DenoKvStoreOptions } from "./cache/deno_kv.ts";
+// Many servers behind one object, and the server files hosts keep (mod.ts only: stdio).
+export { hub } from "./hub/hub.ts";
+export type * from "./hub/types.ts";
+export {
+  type ConfigInput,
+  type HubConfig,
+  loadConfig,
+  type LoadConfigOptions,
+} from "./hub/config.ts";
+export { searchTools, type ToolMatch } from "./hub/lazy.ts";

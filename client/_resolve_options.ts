@@ -12,6 +12,8 @@ import type { Transport } from "../transports/transport.ts";
 import { memoryStore } from "../cache/memory.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { TraceHooks } from "../tracing/hooks.ts";
+import { GOVERNANCE_KEYS } from "../governance/options.ts";
+import { createGovernance, type Governance } from "../governance/pipeline.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
 import {
@@ -81,6 +83,10 @@ export interface ResolvedOptions {
   random(): number;
   /** The tracing, when a `tracer` is given (each call site then costs one branch). */
   trace?: TraceHooks;
+  /** The server's name for governance, when given. */
+  name?: string;
+  /** The governance stages, when any governance option is given (decided once, here). */
+  governance?: Governance;
 }
 
 export type { ResolvedRetry } from "./_option_checks.ts";
@@ -108,6 +114,8 @@ const KEYS = new Set([
   "tracer",
   "meter",
   "recordArguments",
+  "name",
+  ...GOVERNANCE_KEYS,
 ]);
 
 function rounds(value: unknown): number {
@@ -241,5 +249,23 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   };
   const trace = tracing(options, transport as unknown as Transport, resolved.warn);
   if (trace !== undefined) resolved.trace = trace;
+  if (options.name !== undefined) {
+    if (typeof options.name !== "string" || options.name === "") {
+      bad("name", "must be a non-empty string");
+    }
+    resolved.name = options.name;
+  }
+  if (GOVERNANCE_KEYS.some((key) => (options as Record<string, unknown>)[key] !== undefined)) {
+    const { tools, validate, policy, hooks, pin } = options;
+    resolved.governance = createGovernance({
+      tools,
+      validate,
+      policy,
+      hooks,
+      pin,
+      store: resolved.cache,
+      warn: resolved.warn,
+    });
+  }
   return resolved;
 }

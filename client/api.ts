@@ -17,6 +17,7 @@ import type {
   ListOptions,
   ReadResourceOptions,
   RequestOptions,
+  ToolViewOptions,
 } from "./request_options.ts";
 import type {
   CompleteResult,
@@ -197,10 +198,14 @@ export interface McpClient extends TaskMethods {
   /**
    * The tools of the last `listAllTools` (or list_changed refresh, or the store's fresh
    * listing that `ready()` found), fresh or not; throws kind `not_found` before the first.
+   * On a governed client, only the tools the caller may see (see the `tools` option).
    */
-  cachedTools(): Tool[];
-  /** One tool of the last listing; throws kind `not_found` when it is not there. */
-  tool(name: string): Tool;
+  cachedTools(options?: ToolViewOptions): Tool[];
+  /**
+   * One tool of the last listing; throws kind `not_found` when it is not there (or, on a
+   * governed client, when the caller may not see it).
+   */
+  tool(name: string, options?: ToolViewOptions): Tool;
   /**
    * Gets a prompt; arguments are converted to strings, `null`/`undefined` dropped.
    * `input_required` is answered as in `callTool`.

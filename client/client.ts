@@ -21,6 +21,7 @@ import { checkKeys } from "../protocol/option_keys.ts";
 import { delay } from "./_async.ts";
 import { authMethods } from "./_client_auth.ts";
 import { listingMethods } from "./_client_lists.ts";
+import { governedMethods } from "./_client_governance.ts";
 import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
 import { inputContext } from "./requests/mrtr.ts";
@@ -137,10 +138,10 @@ export function createClient(options: ClientOptions): McpClient {
     async definition(name, timeout) {
       let listed;
       try {
-        listed = client.cachedTools();
+        listed = cache.cachedTools(); // as the server lists them, whatever a filter hides
       } catch (error) {
         if (!(error instanceof McpError) || error.kind !== "not_found") throw error;
-        listed = await client.listAllTools({ timeout });
+        listed = await lists.listAllTools({ timeout });
       }
       return listed.find((tool) => tool.name === name);
     },
@@ -169,6 +170,7 @@ export function createClient(options: ClientOptions): McpClient {
     return result;
   };
 
+  const lists = listingMethods(requester, cache, following);
   const client: McpClient = {
     ready(timeout) {
       if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
@@ -205,7 +207,7 @@ export function createClient(options: ClientOptions): McpClient {
       }
       return await request(method, params, checkOptions(options));
     },
-    ...listingMethods(requester, cache, following),
+    ...lists,
     cachedTools: () => cache.cachedTools(),
     tool: (name) => cache.tool(name),
     callTool:
@@ -237,7 +239,22 @@ export function createClient(options: ClientOptions): McpClient {
       following(ALL_LISTS, hub.iterate(checkKeys(options, ["signal"], "notifications options"))),
     [Symbol.asyncDispose]: close,
   };
-  return client;
+  // A governed client (decided once, here) runs the pipeline; a plain one sends as given.
+  if (resolved.governance === undefined) return client;
+  const { callTool, getPrompt: prompt, readResource } = client;
+  return Object.assign(
+    client,
+    governedMethods({
+      governance: resolved.governance,
+      name: resolved.name,
+      lists,
+      cache,
+      serverInfo: connection.serverInfo,
+      ready: (timeout) => connection.ready(timeout ?? resolved.requestTimeout),
+      plain: { callTool, getPrompt: prompt, readResource },
+      warn: resolved.warn,
+    }),
+  );
 }
 
 /**

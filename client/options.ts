@@ -10,6 +10,9 @@ import type { Implementation } from "../protocol/meta.ts";
 import type { Transport } from "../transports/transport.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { MeterLike, TracerLike } from "../tracing/types.ts";
+import type { ToolFilter } from "../governance/filter.ts";
+import type { Hooks } from "../governance/hooks.ts";
+import type { PolicyOptions } from "../governance/options.ts";
 
 /**
  * How the client reconnects after the transport fails: a stdio process that exits, or an
@@ -175,4 +178,52 @@ export interface ClientOptions {
   meter?: MeterLike;
   /** Record tool call arguments and results on spans (default `false`; redacted all the same). */
   recordArguments?: boolean;
+  /**
+   * The server's name for governance (policy rules' `servers`, grants, pins, `ctx.server`)
+   * (default: the server's `serverInfo.name`).
+   */
+  name?: string;
+  /**
+   * Governance: which tools a caller sees and may call, as `{ allow, deny }` lists of names
+   * and `*` globs (deny wins) or a function `(tool, ctx) => boolean` that sees the caller's
+   * `principal` and `assigns`. A hidden tool is left out of `listTools`, `listAllTools`,
+   * `cachedTools` and `tool`, and calling it fails with kind `not_found`, reason
+   * `hidden_tool`, without a request. With any of `tools`, `validate`, `policy`, `hooks` or
+   * `pin`, every call runs the governance pipeline (see `createGovernance`); without them,
+   * calls are sent as given.
+   */
+  tools?: ToolFilter;
+  /**
+   * Governance: check each call's arguments against the tool's `inputSchema` (JSON Schema
+   * 2020-12, no remote `$ref`; compiled once per listing) before anything is sent (kind
+   * `validation`, reason `invalid_arguments`, `data` the issues: `path`, `keyword`,
+   * `expected`, `got`, `message`), and a result's `structuredContent` against its
+   * `outputSchema` (reason `invalid_output`). A tool whose schema cannot be compiled is left
+   * out of listings with a warning. Default `false`.
+   */
+  validate?: boolean;
+  /**
+   * Governance: rules (first match wins) that `allow`, `deny` or `ask` for tool calls by name,
+   * annotations, server and principal; `ask` goes to the `approver` with the validated
+   * arguments (its `"always"` is remembered per principal and tool in the `cache` store).
+   * `scope: ["resources", "prompts"]` runs the rules before `readResource`/`getPrompt` too.
+   * Denials are kind `denied` (reasons `policy_denied`, `approver_denied`,
+   * `approval_required`), with the rule in `data`.
+   */
+  policy?: PolicyOptions;
+  /**
+   * Governance: `onToolsListed`, `beforeCall`, `afterCall`, `onPromptGet`, `onResourceRead`,
+   * `onToolChanged`; one set or a list of sets. A hook that throws fails the call with kind
+   * `hook`.
+   */
+  hooks?: Hooks | Hooks[];
+  /**
+   * Governance: pin tool definitions (`true`: in the `cache` store, or a store of their own).
+   * A tool whose name, title, description, schemas or annotations changed since it was first
+   * listed or called is held: hidden, and refused on call (kind `denied`, reason
+   * `tool_changed`, the diff in `data.change`) until an `onToolChanged` hook or the
+   * approver accepts it. Each change is reported once with a readable diff (`onWarning`). A
+   * pin store that fails fails the listing or call: pins that cannot be read are not skipped.
+   */
+  pin?: boolean | CacheStore;
 }

@@ -85,8 +85,27 @@ export interface AwaitTaskOptions {
   onStatus?: (task: Task) => void;
 }
 
+/**
+ * Who a listing is for, on a governed client (see the `tools` option): the `tools` filter's
+ * functions and the hooks see them. A plain client ignores them.
+ *
+ * @example
+ * ```ts
+ * import type { ToolViewOptions } from "./types.ts";
+ *
+ * const view: ToolViewOptions = { principal: "alice", assigns: { team: "ops" } };
+ * if (view.principal !== "alice") throw new Error("unexpected");
+ * ```
+ */
+export interface ToolViewOptions {
+  /** Whom the listing is for. */
+  principal?: string;
+  /** Data of the caller's own. */
+  assigns?: Record<string, unknown>;
+}
+
 /** Options of the one-page list methods. */
-export interface ListOptions extends RequestOptions {
+export interface ListOptions extends RequestOptions, ToolViewOptions {
   /** The previous page's `nextCursor`. */
   cursor?: string;
 }
@@ -96,7 +115,7 @@ export interface ListOptions extends RequestOptions {
  * the caller waits for a refresh it shares; `signal` stops the caller waiting (the refresh
  * itself goes on and fills the cache).
  */
-export interface ListAllOptions extends RequestOptions {
+export interface ListAllOptions extends RequestOptions, ToolViewOptions {
   /** Ignore a fresh cached listing and ask the server. */
   refresh?: boolean;
   /**

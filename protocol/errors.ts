@@ -20,6 +20,8 @@
  * - `server`: the server answered with a JSON-RPC error (see `code` and `data`).
  * - `validation`: arguments fail the tool's input schema.
  * - `cancelled`: the caller's signal aborted the request.
+ * - `config`: a configuration file cannot be read or is not valid (`data` names the file,
+ *   the entry and the key).
  */
 export type McpErrorKind =
   | "protocol"
@@ -34,7 +36,8 @@ export type McpErrorKind =
   | "pagination_cycle"
   | "server"
   | "validation"
-  | "cancelled";
+  | "cancelled"
+  | "config";
 
 /** Every {@linkcode McpErrorKind}, for guards and tests. */
 export const MCP_ERROR_KINDS: readonly McpErrorKind[] = Object.freeze([
@@ -51,6 +54,7 @@ export const MCP_ERROR_KINDS: readonly McpErrorKind[] = Object.freeze([
   "server",
   "validation",
   "cancelled",
+  "config",
 ]);
 
 /** The fields an {@linkcode McpError} is built from. */

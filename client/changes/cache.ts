@@ -128,7 +128,7 @@ export function createClientCache(deps: ClientCacheDeps): ClientCache {
 
   return {
     async listAll(kind, options) {
-      const opts = checkOptions(options, ["refresh", "staleIfError"]);
+      const opts = checkOptions(options, ["refresh", "staleIfError", "principal", "assigns"]);
       const call = {
         refresh: flag(opts as Record<string, unknown>, "refresh"),
         staleIfError: flag(opts as Record<string, unknown>, "staleIfError"),

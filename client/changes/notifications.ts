@@ -5,19 +5,19 @@
  * @module
  */
 
-import type { NotificationListener, ServerNotification } from "../types.ts";
+import type { ServerNotification } from "../types.ts";
 
 /** How many notifications an iterator buffers before dropping the oldest. */
 export const ITERATOR_BUFFER = 1_000;
 
-/** Fans server notifications out. */
-export interface NotificationHub {
+/** Fans server notifications out (or, for a hub of servers, notifications of its shape). */
+export interface NotificationHub<T = ServerNotification> {
   /** Delivers one notification to every listener and iterator. */
-  publish(notification: ServerNotification): void;
+  publish(notification: T): void;
   /** Adds a listener; returns the function that removes it. */
-  subscribe(listener: NotificationListener): () => void;
+  subscribe(listener: (notification: T) => void): () => void;
   /** An iterator over notifications from now on. */
-  iterate(options?: { signal?: AbortSignal }): AsyncIterableIterator<ServerNotification>;
+  iterate(options?: { signal?: AbortSignal }): AsyncIterableIterator<T>;
   /** Ends every iterator (the client closed), and each of its pending `next()`. Listeners stay. */
   end(): void;
 }
@@ -30,17 +30,17 @@ export interface NotificationHub {
  * (default: never closed).
  * @returns The hub.
  */
-export function createNotificationHub(
+export function createNotificationHub<T = ServerNotification>(
   warn: (message: string) => void,
   ended: () => boolean = () => false,
-): NotificationHub {
-  const listeners = new Set<NotificationListener>();
-  const iterators = new Set<(notification: ServerNotification | undefined) => void>();
+): NotificationHub<T> {
+  const listeners = new Set<(notification: T) => void>();
+  const iterators = new Set<(notification: T | undefined) => void>();
 
   const iterate = (options: { signal?: AbortSignal } = {}) => {
-    const buffer: ServerNotification[] = [];
+    const buffer: T[] = [];
     // Every next() not yet answered, oldest first: each settles, in order.
-    const waiting: ((result: IteratorResult<ServerNotification>) => void)[] = [];
+    const waiting: ((result: IteratorResult<T>) => void)[] = [];
     let done = false;
     const finish = (drop = true) => {
       if (drop) buffer.length = 0;
@@ -51,7 +51,7 @@ export function createNotificationHub(
       for (const resolve of waiting.splice(0)) resolve({ done: true, value: undefined });
     };
     const onAbort = () => finish();
-    function push(notification: ServerNotification | undefined) {
+    function push(notification: T | undefined) {
       if (notification === undefined) return finish(false);
       const resolve = waiting.shift();
       if (resolve) return resolve({ done: false, value: notification });
@@ -67,10 +67,10 @@ export function createNotificationHub(
       iterators.add(push);
       options.signal?.addEventListener("abort", onAbort, { once: true });
     }
-    const iterator: AsyncIterableIterator<ServerNotification> = {
+    const iterator: AsyncIterableIterator<T> = {
       next() {
         const value = buffer.shift();
-        if (value) return Promise.resolve({ done: false, value });
+        if (value !== undefined) return Promise.resolve({ done: false, value });
         if (done) return Promise.resolve({ done: true, value: undefined });
         return new Promise((resolve) => waiting.push(resolve));
       },

@@ -64,7 +64,8 @@ export async function listPage(
   kind: ListKind,
   options?: ListOptions,
 ): Promise<RawPage> {
-  const opts = checkOptions(options, ["cursor"]);
+  // `principal` and `assigns` are for a governed client's filter; a plain one ignores them.
+  const opts = checkOptions(options, ["cursor", "principal", "assigns"]);
   const { method } = LISTS[kind];
   if (opts.cursor !== undefined && typeof opts.cursor !== "string") {
     throw new TypeError('option "cursor" must be a string');

@@ -38,11 +38,15 @@ const LAYERS: Record<string, readonly string[]> = {
   // OpenTelemetry spans and metrics (@opentelemetry/api loaded on first use): the client's
   // code calls its hooks, so it sits below client/ and knows only the wire.
   tracing: ["protocol"],
+  // Governance (filter, policy, validation, hooks, pinning): over plain tool lists, so a hub
+  // can run it too; it names the client's public shapes (types) and its store contract.
+  governance: ["protocol", "clock", "cache", "client"],
   // Not runtime/: http.ts (the edge entry) reaches the client, and runtime/ must stay out of it.
   client: [
     "protocol",
     "clock",
     "cache",
+    "governance",
     "oauth",
     "transports",
     "tracing",
@@ -94,6 +98,9 @@ const LAYERS: Record<string, readonly string[]> = {
   ],
   // The mock server and cassettes: the wire, timers, transports and the client's public face.
   testing: ["protocol", "clock", "transports", "client"],
+  // Many servers behind one object: clients made through the public face, their transports,
+  // the notifications fan-out, and runtime/ for reading config files and the environment.
+  hub: ["protocol", "clock", "runtime", "transports", "client", "client/changes", "governance"],
   // The command-line inspector: only the public entries (".": mod.ts; oauth/mod.ts and
   // testing/mod.ts), and the clock for its progress line.
   cli: [".", "clock", "oauth", "testing"],

@@ -68,7 +68,15 @@ async function stdioClient(env: Record<string, string> = {}) {
 /** The common list/call checks, the same over both transports. */
 async function listAndCall(client: McpClient): Promise<void> {
   const tools = await client.listAllTools();
-  assertEquals(tools.map((t) => t.name).sort(), ["add", "count", "echo", "weather", "whoami"]);
+  assertEquals(tools.map((t) => t.name).sort(), [
+    "add",
+    "count",
+    "echo",
+    "erase",
+    "peek",
+    "weather",
+    "whoami",
+  ]);
   assertEquals(text(await client.callTool("echo", { message: "héllo, modern" })), "héllo, modern");
   const sum = await client.callTool("add", { a: 2, b: 40 });
   assertEquals(sum.isError, false);

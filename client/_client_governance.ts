@@ -1,0 +1,170 @@
+/**
+ * Private: a governed client's methods. With any governance option (`tools`, `validate`,
+ * `policy`, `hooks`, `pin`), the listing methods show only what the caller may see, and
+ * `callTool`, `getPrompt` and `readResource` run the governance pipeline before anything is
+ * sent. Decided once, when the client is created: a plain client gets none of these, and its
+ * calls go out as they did before.
+ *
+ * @module
+ */
+
+import { isMcpError, McpError } from "../protocol/errors.ts";
+import type { Governance, Scope } from "../governance/pipeline.ts";
+import { isObject } from "./_json.ts";
+import type { ListingMethods } from "./_client_lists.ts";
+import type { ClientCache } from "./changes/cache.ts";
+import { nonEmpty } from "./requests/_checks.ts";
+import type { McpClient, ServerInfo, Tool, ToolViewOptions } from "./types.ts";
+
+/** What the governed methods wrap. */
+export interface GovernedDeps {
+  /** The stages. */
+  governance: Governance;
+  /** The `name` option. */
+  name?: string;
+  /** The plain listing methods. */
+  lists: ListingMethods;
+  /** The client's cache (the raw last tool listing). */
+  cache: ClientCache;
+  /** The handshake's info (throws while not ready). */
+  serverInfo(): ServerInfo;
+  /** Waits for the connection. */
+  ready(timeout?: number): Promise<void>;
+  /** The plain methods that send. */
+  plain: Pick<McpClient, "callTool" | "getPrompt" | "readResource">;
+  /** Diagnostics. */
+  warn(message: string): void;
+}
+
+/** The methods a governed client replaces. */
+export type GovernedMethods = Pick<
+  McpClient,
+  | "listTools"
+  | "listAllTools"
+  | "cachedTools"
+  | "tool"
+  | "callTool"
+  | "getPrompt"
+  | "readResource"
+>;
+
+function caller(options: ToolViewOptions | undefined): ToolViewOptions {
+  if (options === undefined) return {};
+  if (!isObject(options)) throw new TypeError("options must be an object");
+  const { principal, assigns } = options;
+  if (principal !== undefined && typeof principal !== "string") {
+    throw new TypeError('option "principal" must be a string');
+  }
+  if (assigns !== undefined && !isObject(assigns)) {
+    throw new TypeError('option "assigns" must be an object');
+  }
+  return { principal, assigns };
+}
+
+/**
+ * The methods of a governed client.
+ *
+ * @param deps The stages, the plain methods and the connection.
+ * @returns The methods that replace the plain ones.
+ */
+export function governedMethods(deps: GovernedDeps): GovernedMethods {
+  const { governance, lists, cache, plain } = deps;
+  let lastName: string | undefined;
+  const serverName = () => {
+    if (deps.name !== undefined) return deps.name;
+    try {
+      lastName = deps.serverInfo().serverInfo?.name ?? lastName;
+    } catch {
+      // Not ready: the last name known.
+    }
+    return lastName ?? "server";
+  };
+  // `server` is read when a stage needs it: after the tool lookup, which may wait for the
+  // connection.
+  const scopeOf = (view: ToolViewOptions): Scope => ({
+    ...view,
+    get server() {
+      return serverName();
+    },
+  });
+  const known = () =>
+    deps.name !== undefined || lastName !== undefined || serverName() !== "server";
+  const raw = (): Tool[] | undefined => {
+    try {
+      return cache.cachedTools();
+    } catch (error) {
+      if (isMcpError(error) && error.kind === "not_found") return undefined;
+      throw error;
+    }
+  };
+  const lookup = (name: string, timeout: number | undefined) => {
+    const found = raw()?.find((tool) => tool.name === name);
+    if (found !== undefined) return found;
+    // Not listed yet, or added since: one listing decides.
+    return lists.listAllTools({ timeout, refresh: raw() !== undefined }).then((tools) =>
+      tools.find((tool) => tool.name === name)
+    );
+  };
+  const visible = (view: ToolViewOptions) =>
+    governance.visibleTools(cache.cachedTools(), scopeOf(view));
+
+  return {
+    async listTools(options) {
+      const view = caller(options);
+      const page = await lists.listTools(options);
+      return { ...page, tools: await governance.listTools(page.tools, scopeOf(view)) };
+    },
+    async listAllTools(options) {
+      const view = caller(options);
+      return await governance.listTools(await lists.listAllTools(options), scopeOf(view));
+    },
+    cachedTools: (options) => visible(caller(options)),
+    tool(name, options) {
+      const found = visible(caller(options)).find((tool) => tool.name === name);
+      if (found !== undefined) return found;
+      // A hidden tool is as absent as one never listed.
+      throw new McpError(`The last tool listing has no tool "${name}"`, {
+        kind: "not_found",
+        reason: "unknown_tool",
+      });
+    },
+    callTool: ((name, args, options) => {
+      try {
+        nonEmpty("name", name);
+        if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
+        const view = caller(options);
+        return governance.callTool({
+          name,
+          arguments: args ?? {},
+          scope: scopeOf(view),
+          lookup: (tool) => lookup(tool, options?.timeout),
+          send: (tool, sent) => plain.callTool(tool, sent, options),
+        });
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }) as McpClient["callTool"],
+    async getPrompt(name, args, options) {
+      nonEmpty("name", name);
+      if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
+      const view = caller(options);
+      if (!known()) await deps.ready(options?.timeout);
+      return await governance.getPrompt(
+        name,
+        args ?? {},
+        scopeOf(view),
+        (prompt, sent) => plain.getPrompt(prompt, sent, options),
+      );
+    },
+    async readResource(uri, options) {
+      nonEmpty("uri", uri);
+      const view = caller(options);
+      if (!known()) await deps.ready(options?.timeout);
+      return await governance.readResource(
+        uri,
+        scopeOf(view),
+        (target) => plain.readResource(target, options),
+      );
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * Private: what governance remembers. "Always" grants, per server, principal and tool, in the
+ * store (so they survive a restart when the store does); pins, per server and tool, in the
+ * pin store; and, per tool definition (by identity, so once per listing), its compiled
+ * schemas and its pin status.
+ *
+ * @module
+ */
+
+import type { CacheStore } from "../cache/store.ts";
+import {
+  describeChanges,
+  diffDefinitions,
+  fingerprint,
+  type PinnedDefinition,
+  pinnedPart,
+  type ToolChange,
+} from "./pin.ts";
+import type { Tool } from "./types.ts";
+
+const GRANTS = "governance-grants";
+const PINS = "governance-pins";
+
+/**
+ * The "always" grants.
+ *
+ * @param store Where they are kept.
+ * @param warn Receives store failures: a grant that cannot be read is not there (the approver
+ *   is asked), one that cannot be written lasts for this call.
+ * @returns Lookup and record.
+ */
+export function createGrants(store: CacheStore, warn: (message: string) => void): {
+  has(server: string, principal: string | undefined, tool: string): Promise<boolean>;
+  add(server: string, principal: string | undefined, tool: string): Promise<void>;
+} {
+  const key = (server: string, principal: string | undefined, tool: string) => [
+    GRANTS,
+    server,
+    // Calls made for nobody in particular share one set of grants.
+    principal === undefined ? "" : `p:${principal}`,
+    tool,
+  ];
+  return {
+    async has(server, principal, tool) {
+      try {
+        return (await store.get(key(server, principal, tool))) === true;
+      } catch (error) {
+        warn(`reading an "always" grant failed: ${String((error as Error)?.message ?? error)}`);
+        return false;
+      }
+    },
+    async add(server, principal, tool) {
+      try {
+        await store.set(key(server, principal, tool), true, Infinity);
+      } catch (error) {
+        warn(`keeping an "always" grant failed: ${String((error as Error)?.message ?? error)}`);
+      }
+    },
+  };
+}
+
+/** A tool's pin status: pinned as it is, or held with what changed. */
+export type PinStatus = { held: false } | { held: true; change: ToolChange };
+
+interface StoredPin {
+  fingerprint: string;
+  definition: PinnedDefinition;
+}
+
+/**
+ * The pins.
+ *
+ * @param store Where they are kept.
+ * @param warn Receives each change once.
+ * @returns Checking a definition (pinning it when new) and accepting a change.
+ */
+export function createPins(store: CacheStore, warn: (message: string) => void): {
+  status(tool: Tool, server: string): Promise<PinStatus>;
+  known(tool: Tool): PinStatus | undefined;
+  accept(tool: Tool, server: string): Promise<void>;
+} {
+  const statuses = new WeakMap<Tool, PinStatus>();
+  const warned = new Set<string>();
+  const key = (server: string, name: string) => [PINS, server, name];
+  const pin = async (tool: Tool, server: string, print: string) => {
+    const stored: StoredPin = { fingerprint: print, definition: pinnedPart(tool) };
+    await store.set(key(server, tool.name), stored, Infinity);
+  };
+  return {
+    known: (tool) => statuses.get(tool),
+    async status(tool, server) {
+      const seen = statuses.get(tool);
+      // A held status is checked again: the change may have been accepted since.
+      if (seen !== undefined && !seen.held) return seen;
+      const print = await fingerprint(tool);
+      const stored = await store.get(key(server, tool.name)) as StoredPin | undefined;
+      let status: PinStatus;
+      if (stored === undefined || typeof stored.fingerprint !== "string") {
+        await pin(tool, server, print);
+        status = { held: false };
+      } else if (stored.fingerprint === print) {
+        status = { held: false };
+      } else {
+        const entries = diffDefinitions(stored.definition, pinnedPart(tool));
+        const diff = describeChanges(tool.name, entries);
+        const change = {
+          name: tool.name,
+          server,
+          before: stored.fingerprint,
+          after: print,
+          entries,
+          diff,
+        };
+        status = { held: true, change };
+        const once = `${server}\u0000${tool.name}\u0000${print}`;
+        if (!warned.has(once)) {
+          warned.add(once);
+          warn(`${diff}\nIt is held (hidden, and refused on call) until the change is accepted.`);
+        }
+      }
+      statuses.set(tool, status);
+      return status;
+    },
+    async accept(tool, server) {
+      await pin(tool, server, await fingerprint(tool));
+      statuses.set(tool, { held: false });
+    },
+  };
+}

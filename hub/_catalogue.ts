@@ -1,0 +1,143 @@
+/**
+ * Private: the hub's merged catalogue. Each listing asks every server that can answer, in
+ * parallel (a server still starting is waited for until its first start settles; one that
+ * is down or fails to list is left out with a warning), merges the answers under hub
+ * names (`_names.ts`) and keeps where each name and URI leads for routing.
+ *
+ * @module
+ */
+
+import type {
+  ListAllOptions,
+  McpClient,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from "../client/types.ts";
+import type { HubCollision, HubRoute } from "./types.ts";
+import type { Member } from "./_member.ts";
+import { type Listing, mergeNamed, type Naming, routeByPrefix } from "./_names.ts";
+import { mergeResources, ownerOf } from "./_resources.ts";
+
+/** The merged catalogue of a hub's servers. */
+export interface Catalogue {
+  /** Every server's tools under hub names. */
+  tools(options?: ListAllOptions): Promise<Tool[]>;
+  /** Every server's prompts under hub names. */
+  prompts(options?: ListAllOptions): Promise<Prompt[]>;
+  /** Every server's resources (each URI once). */
+  resources(options?: ListAllOptions): Promise<Resource[]>;
+  /** Every server's resource templates. */
+  templates(options?: ListAllOptions): Promise<ResourceTemplate[]>;
+  /** Where a tool name leads: the latest listing's route, else by prefix. */
+  toolRoute(name: string): HubRoute | undefined;
+  /** Where a prompt name leads. */
+  promptRoute(name: string): HubRoute | undefined;
+  /** The server of a URI: listed (or matching a template) in the latest listings. */
+  resourceOwner(uri: string): string | undefined;
+  /** Whether resources and templates were listed since the hub started. */
+  resourcesListed(): boolean;
+  /** The latest listings' collisions. */
+  collisions(): HubCollision[];
+}
+
+type ListKind = "tools" | "prompts" | "resources" | "templates";
+
+/**
+ * Creates the catalogue over the hub's members.
+ *
+ * @param members The members, in declaration order.
+ * @param naming How names are made.
+ * @param warn Where diagnostics go.
+ * @returns The catalogue.
+ */
+export function createCatalogue(
+  members: readonly Member[],
+  naming: Naming,
+  warn: (message: string) => void,
+): Catalogue {
+  const names = members.map((member) => member.name);
+  let toolRoutes = new Map<string, HubRoute>();
+  let promptRoutes = new Map<string, HubRoute>();
+  let owners: ReadonlyMap<string, string> = new Map();
+  let templateListings: Listing<ResourceTemplate>[] = [];
+  let listedResources = false;
+  let listedTemplates = false;
+  const found: Record<"tool" | "prompt" | "resource", HubCollision[]> = {
+    tool: [],
+    prompt: [],
+    resource: [],
+  };
+  const reported = new Set<string>();
+
+  async function gather<T>(
+    kind: ListKind,
+    list: (client: McpClient) => Promise<T[]>,
+  ): Promise<Listing<T>[]> {
+    const listings = await Promise.all(members.map(async (member) => {
+      await member.settled;
+      let client: McpClient;
+      try {
+        client = member.use();
+      } catch {
+        return undefined; // Down: status() says why.
+      }
+      try {
+        return { server: member.name, items: await list(client) };
+      } catch (error) {
+        warn(`Server "${member.name}" left out of the ${kind} listing: ${error}`);
+        return undefined;
+      }
+    }));
+    return listings.filter((listing) => listing !== undefined);
+  }
+
+  function collided(kind: "tool" | "prompt" | "resource", collisions: HubCollision[]) {
+    found[kind] = collisions;
+    for (const c of collisions) {
+      const key = `${c.kind}\0${c.name}\0${c.server}`;
+      if (reported.has(key)) continue;
+      reported.add(key);
+      const instead = c.resolvedAs === undefined ? "stays with the first" : `is "${c.resolvedAs}"`;
+      warn(`Two servers list ${c.kind} "${c.name}": server "${c.server}"'s ${instead}`);
+    }
+  }
+
+  return {
+    async tools(options) {
+      const merged = mergeNamed(
+        "tool",
+        await gather("tools", (c) => c.listAllTools(options)),
+        naming,
+      );
+      toolRoutes = merged.routes;
+      collided("tool", merged.collisions);
+      return merged.items;
+    },
+    async prompts(options) {
+      const listings = await gather("prompts", (c) => c.listAllPrompts(options));
+      const merged = mergeNamed("prompt", listings, naming);
+      promptRoutes = merged.routes;
+      collided("prompt", merged.collisions);
+      return merged.items;
+    },
+    async resources(options) {
+      const merged = mergeResources(await gather("resources", (c) => c.listAllResources(options)));
+      owners = merged.owners;
+      listedResources = true;
+      collided("resource", merged.collisions);
+      return merged.items;
+    },
+    async templates(options) {
+      templateListings = await gather("templates", (c) => c.listAllResourceTemplates(options));
+      listedTemplates = true;
+      return templateListings.flatMap((listing) => listing.items);
+    },
+    toolRoute: (name) => toolRoutes.get(name) ?? routeByPrefix(name, names, naming),
+    promptRoute: (name) => promptRoutes.get(name) ?? routeByPrefix(name, names, naming),
+    resourceOwner: (uri) => ownerOf(uri, owners, templateListings),
+    resourcesListed: () => listedResources && listedTemplates,
+    collisions: () => [...found.tool, ...found.prompt, ...found.resource],
+  };
+}

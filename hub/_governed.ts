@@ -1,0 +1,145 @@
+/**
+ * Private: the hub-wide governance. With the hub's `governance` option, one pipeline
+ * (`createGovernance`) runs over the merged catalogue: its rules and filters see the hub
+ * names (`docs__search`), and every stage's `ctx.server` is the server that owns the tool.
+ * Listings are governed server by server (each group with its own `ctx.server`), calls,
+ * prompts and reads one by one. Without the option every step passes straight through.
+ * A server's own governance (its client options) runs inside, on the server's own names.
+ *
+ * @module
+ */
+
+import type { GovernanceOptions } from "../governance/options.ts";
+import { createGovernance } from "../governance/pipeline.ts";
+import type { Task } from "../protocol/tasks.ts";
+import type {
+  CallOptions,
+  GetPromptResult,
+  ListAllOptions,
+  McpClient,
+  ReadResourceOptions,
+  ReadResourceResult,
+  Tool,
+  ToolCallOptions,
+  ToolResult,
+} from "../client/types.ts";
+import type { Catalogue } from "./_catalogue.ts";
+import type { HubRoute } from "./types.ts";
+
+/** The hub's steps that governance wraps. */
+export interface Governed {
+  /** The merged tools the caller may see. */
+  tools(options?: ListAllOptions): Promise<Tool[]>;
+  /** Calls a routed tool. */
+  call(
+    name: string,
+    route: HubRoute,
+    client: McpClient,
+    args: Record<string, unknown> | undefined,
+    options?: ToolCallOptions,
+  ): Promise<ToolResult | Task>;
+  /** Gets a routed prompt. */
+  prompt(
+    name: string,
+    route: HubRoute,
+    client: McpClient,
+    args: Record<string, unknown> | undefined,
+    options?: CallOptions,
+  ): Promise<GetPromptResult>;
+  /** Reads a resource of `server`. */
+  read(
+    uri: string,
+    server: string,
+    client: McpClient,
+    options?: ReadResourceOptions,
+  ): Promise<ReadResourceResult>;
+}
+
+const scopeOf = (server: string, options?: { principal?: string; assigns?: unknown }) => ({
+  server,
+  principal: options?.principal,
+  assigns: options?.assigns as Record<string, unknown> | undefined,
+});
+
+/**
+ * The governed steps.
+ *
+ * @param options The hub's `governance` option, or `undefined`.
+ * @param catalogue The merged catalogue.
+ * @param warn Where governance warnings go.
+ * @returns The steps.
+ * @throws {TypeError} Naming a malformed governance option.
+ */
+export function governed(
+  options: Omit<GovernanceOptions, "warn"> | undefined,
+  catalogue: Catalogue,
+  warn: (message: string) => void,
+): Governed {
+  if (options === undefined) {
+    return {
+      tools: (listOptions) => catalogue.tools(listOptions),
+      call: (_name, route, client, args, callOptions) =>
+        client.callTool(route.name, args, callOptions),
+      prompt: (_name, route, client, args, callOptions) =>
+        client.getPrompt(route.name, args, callOptions),
+      read: (uri, _server, client, readOptions) => client.readResource(uri, readOptions),
+    };
+  }
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("hub governance must be an object of governance options");
+  }
+  const governance = createGovernance({ ...options, warn });
+  // The latest merged listing, by hub name: what the pipeline checks a call against.
+  let listed = new Map<string, Tool>();
+
+  const tools = async (listOptions?: ListAllOptions) => {
+    const all = await catalogue.tools(listOptions);
+    listed = new Map(all.map((tool) => [tool.name, tool]));
+    const groups = new Map<string, Tool[]>();
+    for (const tool of all) {
+      const server = catalogue.toolRoute(tool.name)?.server ?? "";
+      groups.set(server, [...groups.get(server) ?? [], tool]);
+    }
+    const shown = await Promise.all(
+      [...groups].map(([server, group]) =>
+        governance.listTools(group, scopeOf(server, listOptions))
+      ),
+    );
+    return shown.flat();
+  };
+
+  return {
+    tools,
+    call(name, route, client, args, callOptions) {
+      return governance.callTool({
+        name,
+        arguments: args ?? {},
+        scope: scopeOf(route.server, callOptions),
+        async lookup(hubName) {
+          if (!listed.has(hubName)) {
+            await catalogue.tools().then((all) => {
+              listed = new Map(all.map((tool) => [tool.name, tool]));
+            });
+          }
+          return listed.get(hubName);
+        },
+        send: (_hubName, sent) => client.callTool(route.name, sent, callOptions),
+      });
+    },
+    prompt(name, route, client, args, callOptions) {
+      return governance.getPrompt(
+        name,
+        args ?? {},
+        scopeOf(route.server, callOptions),
+        (_hubName, sent) => client.getPrompt(route.name, sent, callOptions),
+      );
+    },
+    read(uri, server, client, readOptions) {
+      return governance.readResource(
+        uri,
+        scopeOf(server, readOptions),
+        (read) => client.readResource(read, readOptions),
+      );
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Private: the hub's names. Each server's tools (and prompts) are listed as
+ * `server<separator>name`, or bare without prefixing; when two servers' items would get
+ * the same hub name, the server declared first keeps it and the other's item gets the
+ * first free `<name>_2`, `<name>_3`, … — the same result for the same listings, whatever
+ * order they arrived in. Pure.
+ *
+ * @module
+ */
+
+import type { HubCollision, HubRoute } from "./types.ts";
+
+/** How hub names are made. */
+export interface Naming {
+  /** Prefix with the server's name. */
+  prefix: boolean;
+  /** What joins the server's name and the item's. */
+  separator: string;
+}
+
+/** One server's listing, in declaration order of the servers. */
+export interface Listing<T> {
+  /** The server's name. */
+  server: string;
+  /** What it listed. */
+  items: T[];
+}
+
+/** A merged catalogue: the renamed items, where each name leads, and the collisions. */
+export interface Merged<T> {
+  /** The items under their hub names, servers in declaration order. */
+  items: T[];
+  /** Hub name → server and the server's own name. */
+  routes: Map<string, HubRoute>;
+  /** Names two servers wanted. */
+  collisions: HubCollision[];
+}
+
+/**
+ * The hub name an item would have before collisions.
+ *
+ * @param naming How names are made.
+ * @param server The server's name.
+ * @param name The item's own name.
+ * @returns The hub name.
+ */
+export function hubName(naming: Naming, server: string, name: string): string {
+  return naming.prefix ? `${server}${naming.separator}${name}` : name;
+}
+
+/**
+ * Merges the servers' listings under hub names. Without prefixing, a colliding item is
+ * first tried under its prefixed name.
+ *
+ * @param kind What is listed, for the collisions.
+ * @param listings The listings, servers in declaration order.
+ * @param naming How names are made.
+ * @returns The merged catalogue.
+ */
+export function mergeNamed<T extends { name: string }>(
+  kind: "tool" | "prompt",
+  listings: readonly Listing<T>[],
+  naming: Naming,
+): Merged<T> {
+  const routes = new Map<string, HubRoute>();
+  const collisions: HubCollision[] = [];
+  const items: T[] = [];
+  // Every wanted name first, so a later server cannot take an earlier one's `_2`.
+  const wanted = new Set<string>();
+  for (const { server, items: list } of listings) {
+    for (const item of list) wanted.add(hubName(naming, server, item.name));
+  }
+  for (const { server, items: list } of listings) {
+    for (const item of list) {
+      const name = hubName(naming, server, item.name);
+      let resolved = name;
+      if (routes.has(name)) {
+        const prefixed = hubName({ ...naming, prefix: true }, server, item.name);
+        resolved = !naming.prefix && !wanted.has(prefixed) && !routes.has(prefixed)
+          ? prefixed
+          : free(name, routes, wanted);
+        collisions.push({ kind, name, server, original: item.name, resolvedAs: resolved });
+      }
+      routes.set(resolved, { server, name: item.name });
+      items.push(resolved === item.name ? item : { ...item, name: resolved });
+    }
+  }
+  return { items, routes, collisions };
+}
+
+function free(name: string, routes: Map<string, HubRoute>, wanted: Set<string>): string {
+  for (let n = 2;; n++) {
+    const candidate = `${name}_${n}`;
+    if (!routes.has(candidate) && !wanted.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * Where a prefixed hub name leads, by its prefix alone (before any listing): the longest
+ * server name followed by the separator.
+ *
+ * @param name The hub name.
+ * @param servers The server names.
+ * @param naming How names are made.
+ * @returns The route, or `undefined`.
+ */
+export function routeByPrefix(
+  name: string,
+  servers: readonly string[],
+  naming: Naming,
+): HubRoute | undefined {
+  if (!naming.prefix) return undefined;
+  let best: HubRoute | undefined;
+  for (const server of servers) {
+    const head = `${server}${naming.separator}`;
+    if (name.length > head.length && name.startsWith(head)) {
+      if (best === undefined || server.length > best.server.length) {
+        best = { server, name: name.slice(head.length) };
+      }
+    }
+  }
+  return best;
+}

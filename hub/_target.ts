@@ -1,0 +1,110 @@
+/**
+ * Private: one server entry of a hub turned into the options of its client: the transport
+ * (built from a URL, a command, a `url` with headers, or taken as given) and the client
+ * options the entry carries. Bad entries are `TypeError`s naming the server and the key.
+ *
+ * @module
+ */
+
+import type { ClientOptions } from "../client/types.ts";
+import { stdio, type StdioOptions } from "../transports/stdio.ts";
+import { streamableHttp } from "../transports/streamable_http.ts";
+import type { Transport } from "../transports/transport.ts";
+import type { HubServer } from "./types.ts";
+
+/** The keys of a stdio entry that go to the transport; the others are client options. */
+const STDIO_KEYS = new Set([
+  "command",
+  "args",
+  "env",
+  "inheritEnv",
+  "cwd",
+  "stderr",
+  "stderrTailBytes",
+  "maxMessageBytes",
+  "closeGracePeriod",
+  "terminateGracePeriod",
+  "spawn",
+]);
+
+/** The keys of an HTTP entry that go to the transport. */
+const HTTP_KEYS = new Set(["url", "headers", "auth", "http"]);
+
+function isTransport(value: unknown): value is Transport {
+  const candidate = value as Partial<Transport> | null;
+  return typeof candidate === "object" && candidate !== null &&
+    typeof candidate.open === "function" && typeof candidate.kind === "string";
+}
+
+function httpTransport(where: string, url: unknown, rest: Record<string, unknown>): Transport {
+  let parsed: URL;
+  try {
+    parsed = new URL(url as string | URL);
+  } catch {
+    throw new TypeError(`${where}.url must be a URL`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TypeError(`${where}.url must be an http(s) URL, not ${parsed.protocol}`);
+  }
+  const http = (rest.http ?? {}) as Record<string, unknown>;
+  if (typeof http !== "object" || http === null) {
+    throw new TypeError(`${where}.http must be an object`);
+  }
+  const options = { ...http };
+  if (rest.headers !== undefined) options.headers = rest.headers;
+  if (rest.auth !== undefined) options.auth = rest.auth;
+  return streamableHttp(parsed, options);
+}
+
+function split(entry: Record<string, unknown>, keys: Set<string>) {
+  const transport: Record<string, unknown> = {};
+  const client: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry)) {
+    if (key === "type") continue;
+    (keys.has(key) ? transport : client)[key] = value;
+  }
+  return { transport, client };
+}
+
+/**
+ * The client options for one server entry.
+ *
+ * @param name The server's name.
+ * @param entry What the caller gave for it.
+ * @returns Its client options, with the transport.
+ * @throws {TypeError} Naming the server and the bad key.
+ */
+export function clientOptionsFor(name: string, entry: HubServer): ClientOptions {
+  const where = `hub servers.${name}`;
+  if (typeof entry === "string" || entry instanceof URL) {
+    return { transport: httpTransport(where, entry, {}) };
+  }
+  if (isTransport(entry)) return { transport: entry };
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    throw new TypeError(`${where} must be a URL, a { command } or { url } object or a transport`);
+  }
+  const record = entry as unknown as Record<string, unknown>;
+  const type = record.type;
+  if (type !== undefined && type !== "stdio" && type !== "http" && type !== "sse") {
+    throw new TypeError(`${where}.type must be "stdio", "http" or "sse"`);
+  }
+  if ("transport" in record) {
+    const { transport, ...client } = record;
+    if (!isTransport(transport)) throw new TypeError(`${where}.transport must be a transport`);
+    return { ...client, transport } as unknown as ClientOptions;
+  }
+  if (record.command !== undefined || type === "stdio") {
+    if (type !== undefined && type !== "stdio") {
+      throw new TypeError(`${where} has a command, so its type must be "stdio"`);
+    }
+    const parts = split(record, STDIO_KEYS);
+    const transport = stdio(parts.transport as unknown as StdioOptions);
+    return { ...parts.client, transport } as unknown as ClientOptions;
+  }
+  if (record.url !== undefined) {
+    const parts = split(record, HTTP_KEYS);
+    const transport = httpTransport(where, record.url, parts.transport);
+    return { ...parts.client, transport } as unknown as ClientOptions;
+  }
+  throw new TypeError(`${where} needs a command, a url or a transport`);
+}
