@@ -1,16 +1,16 @@
 /**
  * Servers by name, from a config file: `--config <path>`, else the nearest `mcp.json` (or
  * `.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`) from the working directory up, else
- * the hosts' usual files (Cursor's `~/.cursor/mcp.json`, Claude Desktop's config). The files
- * are JSONC with `mcpServers` (or VS Code's `servers`); each entry is a command
- * (`command`, `args`, `env`, `cwd`) or a URL (`url`, `headers`).
+ * the hosts' usual files (Cursor's `~/.cursor/mcp.json`, Claude Desktop's config), read by
+ * the library's `loadConfig`; each entry is a command (`command`, `args`, `env`, `cwd`) or a
+ * URL (`url`, `headers`).
  *
  * @module
  */
 
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { parse, type ParseError } from "jsonc-parser";
+import { existsSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { loadConfig } from "../mod.ts";
 
 /** One server of a config file. */
 export interface ServerEntry {
@@ -59,53 +59,49 @@ export function configCandidates(cwd: string, home: string | undefined): string[
 }
 
 /**
- * Reads the servers of a config file's text.
+ * Reads the servers of a config file (its path or its text) with the library's `loadConfig`:
+ * JSONC, `mcpServers` or VS Code's `servers`, `${env:NAME}` and `${workspaceFolder}`
+ * expanded, disabled entries left out.
  *
- * @param text The file's JSONC text.
- * @param path The file's path, for messages.
+ * @param textOrPath The file's path, or its text.
+ * @param path The file's path, for messages and `${workspaceFolder}`.
+ * @param env Where variables are read.
  * @returns The servers.
- * @throws {TypeError} When the text is not JSON(C) or has no server list.
+ * @throws {McpError} kind `config`, naming the file, the entry and the key.
  *
  * @example
  * ```ts
  * import { parseServers } from "./config.ts";
  *
- * const config = parseServers('{ "mcpServers": { "fs": { "command": "npx", "args": ["-y", "fs"] } } }', "mcp.json");
+ * const text = '{ "mcpServers": { "fs": { "command": "npx", "args": ["-y", "fs"] } } }';
+ * const config = await parseServers(text, "/work/mcp.json", () => undefined);
  * if (config.servers.fs.command !== "npx") throw new Error();
  * ```
  */
-export function parseServers(text: string, path: string): ServerConfig {
-  const errors: ParseError[] = [];
-  const data = parse(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0 || typeof data !== "object" || data === null) {
-    throw new TypeError(`${path} is not valid JSON`);
-  }
-  const list = data.mcpServers ?? data.servers;
-  if (typeof list !== "object" || list === null || Array.isArray(list)) {
-    throw new TypeError(`${path} has no "mcpServers" object`);
-  }
+export async function parseServers(
+  textOrPath: string,
+  path: string,
+  env: (name: string) => string | undefined,
+): Promise<ServerConfig> {
+  const folder = dirname(path);
+  const workspaceFolder = /^\.(vscode|cursor)$/.test(basename(folder)) ? dirname(folder) : folder;
+  const config = await loadConfig(textOrPath, { env, variables: { workspaceFolder } });
   const servers: Record<string, ServerEntry> = {};
-  for (const [name, raw] of Object.entries(list as Record<string, unknown>)) {
-    if (typeof raw !== "object" || raw === null) continue;
-    const entry = raw as Record<string, unknown>;
-    const strings = (value: unknown) =>
-      typeof value === "object" && value !== null && !Array.isArray(value)
-        ? Object.fromEntries(
-          Object.entries(value).filter(([, v]) => typeof v === "string"),
-        ) as Record<string, string>
-        : undefined;
-    servers[name] = {
-      command: typeof entry.command === "string" ? entry.command : undefined,
-      args: Array.isArray(entry.args) ? entry.args.map(String) : undefined,
-      env: strings(entry.env),
-      cwd: typeof entry.cwd === "string" ? entry.cwd : undefined,
-      url: typeof entry.url === "string"
-        ? entry.url
-        : typeof entry.serverUrl === "string"
-        ? entry.serverUrl
-        : undefined,
-      headers: strings(entry.headers),
-    };
+  for (const [name, server] of Object.entries(config.servers)) {
+    const entry = server as unknown as Record<string, unknown>;
+    if (entry.url !== undefined) {
+      servers[name] = {
+        url: String(entry.url),
+        headers: entry.headers as Record<string, string> | undefined,
+      };
+    } else if (typeof entry.command === "string") {
+      servers[name] = {
+        command: entry.command,
+        args: entry.args as string[] | undefined,
+        env: entry.env as Record<string, string> | undefined,
+        cwd: entry.cwd as string | undefined,
+      };
+    }
   }
   return { path, servers };
 }
@@ -114,23 +110,14 @@ export function parseServers(text: string, path: string): ServerConfig {
  * The config to look names up in: `path` when given, else the first candidate that exists.
  *
  * @returns The config, or `undefined` when no file was found.
- * @throws {TypeError} When the given or found file cannot be read or parsed.
+ * @throws {McpError} kind `config` when the given or found file cannot be read or parsed.
  */
-export function loadServers(
+export async function loadServers(
   path: string | undefined,
   cwd: string,
-  home: string | undefined,
-): ServerConfig | undefined {
-  const files = path !== undefined ? [resolve(cwd, path)] : configCandidates(cwd, home);
-  for (const file of files) {
-    if (path === undefined && !existsSync(file)) continue;
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      throw new TypeError(`cannot read the config file ${file}`);
-    }
-    return parseServers(text, file);
-  }
-  return undefined;
+  env: (name: string) => string | undefined,
+): Promise<ServerConfig | undefined> {
+  if (path !== undefined) return await parseServers(resolve(cwd, path), resolve(cwd, path), env);
+  const found = configCandidates(cwd, env("HOME")).find((file) => existsSync(file));
+  return found === undefined ? undefined : await parseServers(found, found, env);
 }

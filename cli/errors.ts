@@ -76,7 +76,7 @@ export function describeFailure(
   if (isMcpError(error)) {
     const code = error.kind === "cancelled"
       ? EXIT.interrupted
-      : error.kind === "validation"
+      : error.kind === "validation" || error.kind === "config"
       ? EXIT.usage
       : !context.connected || CONNECTION_KINDS.has(error.kind)
       ? EXIT.connection

@@ -74,7 +74,7 @@ function toUrl(text: string): URL {
  *
  * @throws {TypeError} When none is given, or a config name is unknown.
  */
-export function serverSpec(parsed: ParsedArgs, term: Terminal): ServerSpec {
+export async function serverSpec(parsed: ParsedArgs, term: Terminal): Promise<ServerSpec> {
   const headers = headerRecord(parsed.flags.headers);
   if (parsed.serverCommand !== undefined) {
     const [command, ...args] = parsed.serverCommand;
@@ -85,7 +85,7 @@ export function serverSpec(parsed: ParsedArgs, term: Terminal): ServerSpec {
     throw new TypeError("no server: give a URL, --server <name>, or -- <command> [args…]");
   }
   if (isUrl(server)) return { label: server, url: toUrl(server), headers };
-  const config = loadServers(parsed.flags.config, process.cwd(), term.env("HOME"));
+  const config = await loadServers(parsed.flags.config, process.cwd(), term.env);
   if (config === undefined) {
     throw new TypeError(`no config file names ${server}: pass --config <path> (an mcp.json)`);
   }
@@ -101,6 +101,8 @@ export function serverSpec(parsed: ParsedArgs, term: Terminal): ServerSpec {
 export interface OpenOptions {
   /** The OAuth login to run (`login`); otherwise stored tokens are used when there are some. */
   login?: Pick<OAuthOptions, "onAuthorizationUrl">;
+  /** Check each call's arguments against the tool's schema (the client's `validate`). */
+  validate?: boolean;
   /** Stops connecting (Ctrl-C): the promise rejects with an `AbortError`. */
   signal?: AbortSignal;
 }
@@ -126,7 +128,7 @@ export async function openClient(
   term: Terminal,
   options: OpenOptions = {},
 ): Promise<{ client: McpClient; spec: ServerSpec }> {
-  const spec = serverSpec(parsed, term);
+  const spec = await serverSpec(parsed, term);
   const { flags } = parsed;
   let transport: Transport;
   if (spec.url !== undefined) {
@@ -160,6 +162,7 @@ export async function openClient(
     protocol: (flags.protocol ?? "auto") as ClientOptions["protocol"],
     requestTimeout: timeout,
     reconnect: false,
+    ...(options.validate ? { validate: true } : {}),
     clientInfo: { name: "conduit-mcp-cli", version: "0.1.0" },
   });
   try {

@@ -46,11 +46,11 @@ export const LOGIN_COMMAND: Command = {
   name: "login",
   summary: "Log in to an HTTP server (OAuth) and keep the tokens",
   help: LOGIN_HELP,
-  run: (ctx) => {
-    if (serverSpec(ctx.parsed, ctx.term).url === undefined) {
+  run: async (ctx) => {
+    if ((await serverSpec(ctx.parsed, ctx.term)).url === undefined) {
       throw new TypeError("login needs the URL of an HTTP server");
     }
-    return withClient(ctx, async (client, spec) => {
+    return await withClient(ctx, async (client, spec) => {
       await client.ping({ signal: ctx.signal });
       const file = `${configDir(ctx.term.env)}/tokens.json`;
       if (ctx.parsed.flags.json) printJson(ctx, { loggedIn: spec.label, tokens: file });
@@ -77,7 +77,7 @@ export const LOGOUT_COMMAND: Command = {
 Removes the tokens login stored for the server at <url> from the token file.
 `,
   async run(ctx) {
-    const spec = serverSpec(ctx.parsed, ctx.term);
+    const spec = await serverSpec(ctx.parsed, ctx.term);
     if (spec.url === undefined) throw new TypeError("logout needs the URL of an HTTP server");
     const removed = await tokenFile(configDir(ctx.term.env)).forget(spec.url);
     if (ctx.parsed.flags.json) printJson(ctx, { loggedOut: spec.label, removed });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
 import { EVERYTHING_STDIO, runCli } from "./_helpers.ts";
 import { main, type Terminal } from "../../cli.ts";
+import { mockStdio } from "../../testing/mod.ts";
 
 const QUIET: Terminal = {
   out: () => {},
@@ -166,6 +167,28 @@ test("cli stdio: Ctrl-C while connecting exits 130 and stops the server it start
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}, OPTS);
+
+test("cli stdio: the client's schema validation refuses what the quick check lets by", async () => {
+  const definition = {
+    tools: [{
+      name: "nested",
+      inputSchema: {
+        type: "object",
+        properties: {
+          o: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
+        },
+      },
+    }],
+  };
+  const module = `data:text/javascript,export default ${
+    encodeURIComponent(JSON.stringify(definition))
+  };`;
+  const { command, args } = mockStdio(module);
+  const bad = await runCli(["call", "nested", 'o={"n":"x"}', "--", command, ...args]);
+  assertEquals(bad.code, 2);
+  assertEquals(bad.stderr.trim().split("\n").length, 1, bad.stderr);
+  assertStringIncludes(bad.stderr, 'do not match its input schema at /o/n: Instance type "string"');
 }, OPTS);
 
 test("cli stdio: --task runs the call as a server task and awaits its result", async () => {

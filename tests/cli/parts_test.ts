@@ -7,8 +7,15 @@ import { clean, renderBlock, renderToolResult, table } from "../../cli/format.ts
 import { renderProgress } from "../../cli/progress.ts";
 import { colorOn } from "../../cli/terminal.ts";
 import { checkToolArgs, parseToolArgs } from "../../cli/tool_args.ts";
-import { McpError } from "../../mod.ts";
-import { assert, assertEquals, assertStringIncludes, assertThrows, test } from "../_harness.ts";
+import { isMcpError, McpError } from "../../mod.ts";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+  test,
+} from "../_harness.ts";
 
 test("cli args: the command, its words, flags, and the server after -- or as a URL", () => {
   const cases: [string[], Record<string, unknown>][] = [
@@ -191,24 +198,30 @@ test("cli errors: one line with a hint, the exit code by kind, causes with --ver
   assertStringIncludes(verbose, "caused by Error: ECONNREFUSED");
 });
 
-test("cli colours: only on a TTY, never with NO_COLOR; config files name servers", () => {
+test("cli colours: only on a TTY, never with NO_COLOR; config files name servers", async () => {
   assertEquals([colorOn(true, undefined), colorOn(true, ""), colorOn(false, undefined)], [
     true,
     false,
     false,
   ]);
-  const config = parseServers(
+  const env = (name: string) => ({ API_KEY: "k-1" } as Record<string, string>)[name];
+  const config = await parseServers(
     `{
       // JSONC, as hosts write it
       "mcpServers": {
-        "local": { "command": "node", "args": ["server.js"], "env": { "A": "1" } },
-        "remote": { "url": "https://mcp.example.com/mcp", "headers": { "X-Key": "k" } },
+        "local": { "command": "node", "args": ["\${workspaceFolder}/server.js"], "env": { "A": "1" } },
+        "remote": { "url": "https://mcp.example.com/mcp", "headers": { "X-Key": "\${env:API_KEY}" } },
+        "off": { "command": "node", "disabled": true },
       },
     }`,
-    "mcp.json",
+    "/work/project/.vscode/mcp.json",
+    env,
   );
-  assertEquals(config.servers.local.args, ["server.js"]);
+  assertEquals(Object.keys(config.servers), ["local", "remote"]);
+  assertEquals(config.servers.local.args, ["/work/project/server.js"]);
   assertEquals(config.servers.remote.url, "https://mcp.example.com/mcp");
-  assertEquals(config.servers.remote.headers, { "X-Key": "k" });
-  assertThrows(() => parseServers("{}", "mcp.json"), TypeError);
+  assertEquals(config.servers.remote.headers, { "X-Key": "k-1" });
+  const error = await assertRejects(() => parseServers("{}", "/work/mcp.json", env));
+  assertEquals([isMcpError(error), (error as McpError).kind], [true, "config"]);
+  assertEquals(describeFailure(error, { connected: false, verbose: false }).code, 2);
 });
