@@ -1,7 +1,7 @@
 /**
  * Servers by name, from a config file: `--config <path>`, else the nearest `mcp.json` (or
  * `.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`) from the working directory up, else
- * the hosts' usual files (Cursor's `~/.cursor/mcp.json`, Claude Desktop's config), read by
+ * the hosts' usual files (Cursor's `~/.cursor/mcp.json`, Windsurf's, Claude Desktop's), read by
  * the library's `loadConfig`; each entry is a command (`command`, `args`, `env`, `cwd`) or a
  * URL (`url`, `headers`).
  *
@@ -51,6 +51,7 @@ export function configCandidates(cwd: string, home: string | undefined): string[
   if (home) {
     found.push(
       join(home, ".cursor", "mcp.json"),
+      join(home, ".codeium", "windsurf", "mcp_config.json"),
       join(home, ".config", "Claude", "claude_desktop_config.json"),
       join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"),
     );

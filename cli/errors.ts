@@ -71,7 +71,7 @@ export function describeFailure(
   const more = context.verbose ? causes(error) : "";
   if (error instanceof TypeError || error instanceof RangeError) {
     const help = context.command ? `conduit-mcp ${context.command} --help` : "conduit-mcp --help";
-    return { text: `error: ${error.message}\n${more}(see ${help})\n`, code: EXIT.usage };
+    return { text: `error: ${error.message} (see ${help})\n${more}`, code: EXIT.usage };
   }
   if (isMcpError(error)) {
     const code = error.kind === "cancelled"

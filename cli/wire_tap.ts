@@ -31,7 +31,9 @@ export function tapped(transport: Transport, term: Terminal, secrets: string[]):
         const { dir, t: _t, ...rest } = entry as unknown as Record<string, unknown>;
         lines.push(`· ${dir}${Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : ""}`);
       }
-      for (const line of lines) term.err(paint(term.color, "dim", clean(line)) + "\n");
+      // On a terminal, over the progress line (it is drawn again on its next tick).
+      const erase = term.tty ? "\r\x1b[2K" : "";
+      for (const line of lines) term.err(erase + paint(term.color, "dim", clean(line)) + "\n");
     }
   };
   return {

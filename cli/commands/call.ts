@@ -50,8 +50,11 @@ Exit code 1 when the tool reports an error (isError).
       const args = parseToolArgs(pairs, ctx.parsed.flags.args, tool.inputSchema);
       const problems = checkToolArgs(args, tool.inputSchema);
       if (problems.length > 0) {
-        for (const problem of problems) ctx.term.err(`error: ${problem}\n`);
-        ctx.term.err(`Run "conduit-mcp tools --json" to see the schema of ${name}.\n`);
+        // One line each; where to read the schema goes on the last.
+        const hint = ` (the schema: conduit-mcp tools --json)`;
+        problems.forEach((problem, i) =>
+          ctx.term.err(`error: ${problem}${i === problems.length - 1 ? hint : ""}\n`)
+        );
         return EXIT.usage;
       }
       const line = startProgress(ctx.term, name);

@@ -292,7 +292,7 @@ test("cli: usage errors, help for every command, a command that cannot start", a
   const flag = await runCli(["tools", "--frob", ...EVERYTHING_STDIO]);
   assertEquals([flag.code, flag.stderr], [
     2,
-    "error: unknown flag --frob\n(see conduit-mcp --help)\n",
+    "error: unknown flag --frob (see conduit-mcp --help)\n",
   ]);
   const noServer = await runCli(["tools"]);
   assertEquals(noServer.code, 2);

@@ -36,7 +36,10 @@ test("cli http: call, prompt, read and status in the modern era", async () => {
   const counted = await runCli(["call", "count", "to=3", url]);
   assertEquals([counted.code, counted.stdout], [0, "counted to 3\n"], counted.stderr);
   const bounds = await runCli(["call", "count", "to=50", url]);
-  assertEquals([bounds.code, bounds.stderr.split("\n")[0]], [2, "error: argument to: at most 20"]);
+  assertEquals([bounds.code, bounds.stderr], [
+    2,
+    "error: argument to: at most 20 (the schema: conduit-mcp tools --json)\n",
+  ]);
   const prompt = await runCli(["prompt", "greet", "name=Ada", url]);
   assertEquals(prompt.stdout, "user:\nHello, Ada!\n");
   const read = await runCli(["read", "fixture://items/7", url]);

@@ -190,7 +190,7 @@ test("cli errors: one line with a hint, the exit code by kind, causes with --ver
     const failure = describeFailure(error, { ...at, connected });
     assertEquals(failure.code, code, String(error));
     assertStringIncludes(failure.text, text);
-    assertEquals(failure.text.trimEnd().split("\n").length <= 2, true, failure.text);
+    assertEquals(failure.text.trimEnd().split("\n").length, 1, failure.text);
   }
   const root = new Error("ECONNREFUSED");
   const chained = new McpError("Cannot reach", { kind: "transport", cause: root });
