@@ -46,8 +46,8 @@ The server:
   <url>                     a Streamable HTTP server (the first http(s) URL among the arguments)
   --server, -s <url|name>   a URL, or a server named in a config file
   --config <path>           the config file (default: the nearest mcp.json, .mcp.json,
-                            .vscode/mcp.json or .cursor/mcp.json, then ~/.cursor/mcp.json and
-                            Claude Desktop's config)
+                            .vscode/mcp.json or .cursor/mcp.json, then the hosts' own files:
+                            Cursor's, Windsurf's, Claude Desktop's)
 
 Flags:
   --json                    output for scripts (JSON)
