@@ -18,10 +18,26 @@ export interface Failure {
   code: number;
 }
 
+/** What {@linkcode describeFailure} knows of the run. */
+export interface FailureContext {
+  /** The server's label (its URL, command or config name). */
+  server?: string;
+  /** Whether the client got ready. */
+  connected: boolean;
+  /** `--verbose`: add the cause chain. */
+  verbose: boolean;
+  /** The command, for the pointer to its help. */
+  command?: string;
+  /** Whether an `Authorization` header was given (`--header`). */
+  authHeader?: boolean;
+}
+
 const CONNECTION_KINDS = new Set(["transport", "closed", "auth", "unavailable"]);
 
-function hint(error: McpError, server: string | undefined, connected: boolean): string {
+function hint(error: McpError, context: FailureContext): string {
+  const { server, connected } = context;
   if (error.kind === "auth") {
+    if (context.authHeader) return " — the server refused the Authorization header given";
     return server !== undefined && /^https?:/.test(server)
       ? ` — log in with: conduit-mcp login ${server}`
       : " — check the credentials (--header)";
@@ -64,10 +80,7 @@ function causes(error: unknown): string {
  * if (failure.code !== 2 || !failure.text.startsWith("error: unknown flag --x")) throw new Error();
  * ```
  */
-export function describeFailure(
-  error: unknown,
-  context: { server?: string; connected: boolean; verbose: boolean; command?: string },
-): Failure {
+export function describeFailure(error: unknown, context: FailureContext): Failure {
   const more = context.verbose ? causes(error) : "";
   if (error instanceof TypeError || error instanceof RangeError) {
     const help = context.command ? `conduit-mcp ${context.command} --help` : "conduit-mcp --help";
@@ -83,7 +96,7 @@ export function describeFailure(
       : EXIT.toolError;
     if (error.kind === "cancelled") return { text: "Cancelled.\n", code };
     const where = !context.connected && context.server ? ` (${context.server})` : "";
-    const detail = `${error.message}${where}${hint(error, context.server, context.connected)}`;
+    const detail = `${error.message}${where}${hint(error, context)}`;
     return { text: `error: ${detail}\n${more}`, code };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -132,6 +132,7 @@ export async function main(argv: readonly string[], term: Terminal): Promise<num
       connected,
       verbose: parsed.flags.verbose,
       command: command.name,
+      authHeader: parsed.flags.headers.some((h) => /^authorization\s*:/i.test(h)),
     });
     term.err(failure.text);
     return failure.code;

@@ -192,6 +192,9 @@ test("cli errors: one line with a hint, the exit code by kind, causes with --ver
     assertStringIncludes(failure.text, text);
     assertEquals(failure.text.trimEnd().split("\n").length, 1, failure.text);
   }
+  const refused = new McpError("Unauthorized (401)", { kind: "auth" });
+  const given = describeFailure(refused, { ...at, authHeader: true }).text;
+  assertStringIncludes(given, "the server refused the Authorization header given");
   const root = new Error("ECONNREFUSED");
   const chained = new McpError("Cannot reach", { kind: "transport", cause: root });
   const verbose = describeFailure(chained, { ...at, verbose: true }).text;
