@@ -4,7 +4,9 @@
 // notifications/cancelled, the CLI exits 130), and `watch` printing notifications as the
 // server sends them, and colours only without NO_COLOR. With CONDUIT_CLI_PANES=<file>, the captured panes are written there.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import process from "node:process";
 import { startHttpFixture } from "../fixtures/http_server.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
@@ -13,11 +15,12 @@ import { cliCommand, EVERYTHING_STDIO, tempConfig } from "./_helpers.ts";
 const WIDTH = 100;
 const HEIGHT = 12;
 
-/** A tmux server of this test's own. */
+/** A tmux server of this test's own, its socket in a temporary folder. */
 function tmuxServer() {
-  const socket = `conduit-cli-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const dir = mkdtempSync(join(tmpdir(), "conduit-cli-tmux-"));
+  const socket = join(dir, "socket");
   const tmux = (...args: string[]) =>
-    execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+    execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
   return {
     tmux,
     /** The visible pane of `session`, one string per row. */
@@ -28,6 +31,7 @@ function tmuxServer() {
       } catch {
         // Already gone.
       }
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
