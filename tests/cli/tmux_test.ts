@@ -138,7 +138,7 @@ test(
       tmux.tmux("new-session", "-d", "-s", "task", "-x", String(WIDTH), "-y", String(HEIGHT), task);
       const spinning = await until(
         () => tmux.capture("task"),
-        (rows) => / task working: /.test(rows[0]),
+        (rows) => / task working: /.test(rows[0]) && Number(/ (\d+\.\d)s /.exec(rows[0])?.[1]) >= 1,
         "the task's spinner",
       );
       keep("call --task: while the task works", spinning);
