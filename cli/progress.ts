@@ -101,7 +101,9 @@ export function startProgress(
   let frame = 0;
   let timer: Timer | undefined;
   let stopped = false;
+  let drawn = false;
   const draw = () => {
+    drawn = true;
     term.err(
       `\r\x1b[2K${renderProgress(label, last, now() - started, frame, term.columns, noted)}`,
     );
@@ -112,7 +114,7 @@ export function startProgress(
     draw();
     timer = startTimer(tick, TICK_MS);
   };
-  draw();
+  // The first frame after one tick: a call that answers at once leaves no trace.
   timer = startTimer(tick, TICK_MS);
   return {
     update(progress) {
@@ -127,7 +129,7 @@ export function startProgress(
       if (stopped) return;
       stopped = true;
       timer?.clear();
-      term.err("\r\x1b[2K");
+      if (drawn) term.err("\r\x1b[2K");
     },
   };
 }

@@ -4,8 +4,8 @@ import { parseArgs } from "../../cli/args.ts";
 import { parseServers } from "../../cli/config.ts";
 import { describeFailure } from "../../cli/errors.ts";
 import { clean, renderBlock, renderToolResult, table } from "../../cli/format.ts";
-import { renderProgress } from "../../cli/progress.ts";
-import { colorOn } from "../../cli/terminal.ts";
+import { renderProgress, startProgress } from "../../cli/progress.ts";
+import { colorOn, type Terminal } from "../../cli/terminal.ts";
 import { checkToolArgs, parseToolArgs } from "../../cli/tool_args.ts";
 import { isMcpError, McpError } from "../../mod.ts";
 import {
@@ -146,6 +146,38 @@ test("cli progress: a bar with a total, a spinner without, elapsed time, one lin
   const long = renderProgress("t", { progress: 1, total: 2, message: "x\n".repeat(100) }, 0, 0, 40);
   assertEquals(long.length, 39);
   assert(!long.includes("\n"), "one line");
+});
+
+test("cli progress: drawn in place on a TTY only, erased when the call ends", () => {
+  const written: string[] = [];
+  const term = (tty: boolean): Terminal => ({
+    out: () => {},
+    err: (text) => void written.push(text),
+    tty,
+    color: false,
+    columns: 80,
+    env: () => undefined,
+    onInterrupt: () => () => {},
+  });
+  const quiet = startProgress(term(false), "slow");
+  quiet.update({ progress: 1, total: 2 });
+  quiet.stop();
+  assertEquals(written, []);
+  let clock = 1_000;
+  const line = startProgress(term(true), "slow", () => clock);
+  line.stop();
+  assertEquals(written, [], "a call that ends at once leaves nothing");
+  const live = startProgress(term(true), "slow", () => clock);
+  clock += 500;
+  live.update({ progress: 1, total: 2 });
+  live.note("task working");
+  live.stop();
+  live.update({ progress: 2, total: 2 });
+  assertEquals(written.length, 3);
+  assert(written.every((text) => text.startsWith("\r\x1b[2K") && !text.includes("\n")));
+  assertStringIncludes(written[0], "1/2  50%  0.5s");
+  assertStringIncludes(written[1], "1/2  50%  0.5s  task working");
+  assertEquals(written[2], "\r\x1b[2K");
 });
 
 test("cli format: tables, blocks shaped for a terminal, control characters removed", () => {
