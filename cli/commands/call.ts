@@ -33,10 +33,11 @@ export const CALL_COMMAND: Command = {
 
 Calls a tool. Each key=value is read by the tool's input schema: numbers, booleans
 (true/false), JSON for objects and arrays, text for strings; --args gives a JSON object
-the key=value pairs override. The arguments are checked against the schema before the
-call is sent (the client checks them against the full JSON Schema too). While the tool runs, a progress line shows a bar (when the server gives a
-total) or a spinner, and the time elapsed. Ctrl-C cancels the call. --task runs it as a
-server task and waits for its result. --json prints the whole result.
+the key=value pairs override. The arguments are checked against the schema (the client's
+full JSON Schema check included) before the call is sent. While the tool runs, a progress
+line shows a bar (when the server gives a total) or a spinner, and the time elapsed.
+Ctrl-C cancels the call. --task runs it as a server task and waits for its result.
+--json prints the whole result.
 
 Exit code 1 when the tool reports an error (isError).
 `,
