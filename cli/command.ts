@@ -44,6 +44,11 @@ export interface Command {
   summary: string;
   /** Its `--help` text (usage line first). */
   help: string;
+  /**
+   * Whether it takes words of its own (a tool, a URI…). One that does not takes its single
+   * word as the server (a URL or a config name) and refuses more.
+   */
+  words?: boolean;
   /** Runs it; resolves with the exit code. */
   run(ctx: CommandContext): Promise<number>;
 }

@@ -44,7 +44,8 @@ ${list}
 The server:
   -- <command> [args…]      a stdio server, e.g. -- npx -y @modelcontextprotocol/server-everything
   <url>                     a Streamable HTTP server (the first http(s) URL among the arguments)
-  --server, -s <url|name>   a URL, or a server named in a config file
+  --server, -s <url|name>   a URL, or a server named in a config file (commands that take no
+                            other arguments, such as tools or status, take the name alone)
   --config <path>           the config file (default: the nearest mcp.json, .mcp.json,
                             .vscode/mcp.json or .cursor/mcp.json, then the hosts' own files:
                             Cursor's, Windsurf's, Claude Desktop's)
@@ -98,6 +99,19 @@ export async function main(argv: readonly string[], term: Terminal): Promise<num
   if (parsed.flags.help) {
     term.out(command.help);
     return EXIT.ok;
+  }
+  if (!command.words) {
+    const { flags, words } = parsed;
+    if (flags.server === undefined && parsed.serverCommand === undefined && words.length > 0) {
+      flags.server = words.shift();
+    }
+    if (words.length > 0) {
+      term.err(
+        `error: ${command.name} takes no arguments but the server: ${JSON.stringify(words[0])}` +
+          ` is one too many (see conduit-mcp ${command.name} --help)\n`,
+      );
+      return EXIT.usage;
+    }
   }
   const controller = new AbortController();
   let connected = false;

@@ -31,7 +31,7 @@ function openBrowser(url: URL, term: Terminal): void {
   }
 }
 
-const LOGIN_HELP = `Usage: conduit-mcp login <url> [--no-browser]
+const LOGIN_HELP = `Usage: conduit-mcp login (<url> | <name>) [--no-browser]
 
 Logs in to an HTTP server that asks for OAuth: registers this CLI with the authorization
 server when needed, opens the browser on the login page (or prints its URL; --no-browser
@@ -72,7 +72,7 @@ export const LOGIN_COMMAND: Command = {
 export const LOGOUT_COMMAND: Command = {
   name: "logout",
   summary: "Forget the tokens stored for an HTTP server",
-  help: `Usage: conduit-mcp logout <url>
+  help: `Usage: conduit-mcp logout (<url> | <name>)
 
 Removes the tokens login stored for the server at <url> from the token file.
 `,

@@ -28,6 +28,7 @@ async function findTool(client: McpClient, name: string, signal: AbortSignal) {
 /** The `call` command. */
 export const CALL_COMMAND: Command = {
   name: "call",
+  words: true,
   summary: "Call a tool",
   help: `Usage: conduit-mcp call <tool> [key=value …] [--args JSON] [--task] ${SERVER_USAGE}
 

@@ -15,6 +15,7 @@ import { SERVER_USAGE } from "./lists.ts";
 /** The `prompt` command. */
 export const PROMPT_COMMAND: Command = {
   name: "prompt",
+  words: true,
   summary: "Get a prompt",
   help: `Usage: conduit-mcp prompt <name> [key=value …] ${SERVER_USAGE}
 
@@ -62,6 +63,7 @@ role. Missing required arguments are reported before the request is sent.
 /** The `read` command. */
 export const READ_COMMAND: Command = {
   name: "read",
+  words: true,
   summary: "Read a resource",
   help: `Usage: conduit-mcp read <uri> ${SERVER_USAGE}
 
@@ -95,6 +97,7 @@ An http(s) resource URI needs the server given with --server or after --.
 /** The `complete` command. */
 export const COMPLETE_COMMAND: Command = {
   name: "complete",
+  words: true,
   summary: "Ask for completions of an argument",
   help: `Usage: conduit-mcp complete (prompt <name> | resource <uri-template>) <arg>=<partial>
        [<other>=<value> …] ${SERVER_USAGE}

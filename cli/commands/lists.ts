@@ -10,6 +10,8 @@ import { table } from "../format.ts";
 import type { McpClient } from "../../mod.ts";
 
 const SERVER = "[<url> | --server <name> | -- <command> [args…]]";
+/** The server part of the usage line of a command without words of its own. */
+const SERVER_ALONE = "(<url> | <name> | -- <command> [args…])";
 
 interface ListSpec {
   name: string;
@@ -23,7 +25,8 @@ function listCommand(spec: ListSpec): Command {
   return {
     name: spec.name,
     summary: spec.summary,
-    help: `Usage: conduit-mcp ${spec.name} ${SERVER} [--json]\n\n${spec.summary}: a table, or ` +
+    help:
+      `Usage: conduit-mcp ${spec.name} ${SERVER_ALONE} [--json]\n\n${spec.summary}: a table, or ` +
       `with --json the full list as a JSON array (every page).\n`,
     run: (ctx: CommandContext) =>
       withClient(ctx, async (client) => {
@@ -82,5 +85,7 @@ export const LIST_COMMANDS: Command[] = [
   }),
 ];
 
-/** The server part of every usage line. */
+/** The server part of the usage lines of commands with words of their own. */
 export const SERVER_USAGE = SERVER;
+/** The server part of the usage lines of commands without. */
+export const SERVER_ALONE_USAGE = SERVER_ALONE;

@@ -10,13 +10,13 @@ import type { ServerNotification } from "../../mod.ts";
 import { type Command, EXIT, printJson, withClient } from "../command.ts";
 import { clean } from "../format.ts";
 import { paint } from "../terminal.ts";
-import { SERVER_USAGE } from "./lists.ts";
+import { SERVER_ALONE_USAGE, SERVER_USAGE } from "./lists.ts";
 
 /** The `status` command. */
 export const STATUS_COMMAND: Command = {
   name: "status",
   summary: "Show the era, version, server info, capabilities and instructions",
-  help: `Usage: conduit-mcp status ${SERVER_USAGE} [--protocol auto|modern|legacy|<version>]
+  help: `Usage: conduit-mcp status ${SERVER_ALONE_USAGE} [--protocol auto|modern|legacy|<version>]
 
 Connects and shows what the handshake gave: the era (modern or legacy), the protocol
 version, the server's name and version, its capabilities and its instructions.
@@ -56,6 +56,7 @@ function timeOf(date: Date): string {
 /** The `watch` command. */
 export const WATCH_COMMAND: Command = {
   name: "watch",
+  words: true,
   summary: "Print server notifications as they arrive, until Ctrl-C",
   help: `Usage: conduit-mcp watch [<resource-uri> …] ${SERVER_USAGE}
 

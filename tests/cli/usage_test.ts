@@ -99,14 +99,16 @@ test("cli stdio: servers named in a config file, by --config or the nearest mcp.
     ]);
     assertEquals(given.code, 0, given.stderr);
     assertEquals(JSON.parse(given.stdout).server, "everything");
-    const nearest = await runCli(["tools", "--server", "everything"], {
-      cwd: join(dir, "project", "src"),
-    });
+    // A command without words of its own takes the name alone.
+    const nearest = await runCli(["tools", "everything"], { cwd: join(dir, "project", "src") });
     assertEquals(nearest.code, 0, nearest.stderr);
     assert(/^get-sum\s+/m.test(nearest.stdout), nearest.stdout);
     const unknown = await runCli(["tools", "--server", "nope"], { cwd: dir });
     assertEquals(unknown.code, 2);
     assertStringIncludes(unknown.stderr, "has no server nope (it has: everything)");
+    const extra = await runCli(["tools", "everything", "more"], { cwd: dir });
+    assertEquals([extra.code, extra.stderr.split("\n").length], [2, 2]);
+    assertStringIncludes(extra.stderr, 'tools takes no arguments but the server: "more"');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
