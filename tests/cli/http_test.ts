@@ -157,7 +157,7 @@ test(
       assertStringIncludes(login.stdout, `Logged in to ${url}`);
       const file = join(config.dir, "tokens.json");
       assertEquals(statSync(file).mode & 0o777, 0o600);
-      const after = await runCli(["tools", url], { configDir: config.dir });
+      const after = await runCli(["tools", url, "--verbose"], { configDir: config.dir });
       assertEquals(after.code, 0, after.stderr);
       assert(/^echo\s+/m.test(after.stdout), after.stdout);
       assertEquals(as.count("/authorize"), 1);
