@@ -160,6 +160,7 @@ test(
       const after = await runCli(["tools", url, "--verbose"], { configDir: config.dir });
       assertEquals(after.code, 0, after.stderr);
       assert(/^echo\s+/m.test(after.stdout), after.stdout);
+      assertStringIncludes(after.stderr, '→ send {"jsonrpc":"2.0"');
       assertEquals(as.count("/authorize"), 1);
       for (const secret of as.secrets()) {
         for (const text of [login.stdout, login.stderr, after.stdout, after.stderr]) {
