@@ -7,7 +7,7 @@
 
 import type { McpClient } from "../mod.ts";
 import type { ParsedArgs } from "./args.ts";
-import type { OpenOptions, ServerSpec } from "./session.ts";
+import type { OpenClient, OpenOptions, ServerSpec } from "./session.ts";
 import type { Terminal } from "./terminal.ts";
 
 /** The exit codes, as `--help` documents them. */
@@ -32,8 +32,8 @@ export interface CommandContext {
   term: Terminal;
   /** Aborted by Ctrl-C. */
   signal: AbortSignal;
-  /** Connects to the server the command line names (closed by the caller when done). */
-  open(options?: OpenOptions): Promise<{ client: McpClient; spec: ServerSpec }>;
+  /** Connects to the server the command line names (the caller calls `close` when done). */
+  open(options?: OpenOptions): Promise<OpenClient>;
 }
 
 /** One command of the CLI. */
@@ -64,11 +64,11 @@ export async function withClient(
   fn: (client: McpClient, spec: ServerSpec) => Promise<number>,
   options?: OpenOptions,
 ): Promise<number> {
-  const { client, spec } = await ctx.open(options);
+  const { client, spec, close } = await ctx.open(options);
   try {
     return await fn(client, spec);
   } finally {
-    await client.close();
+    await close();
   }
 }
 

@@ -20,6 +20,7 @@ import {
 import { loopbackCallback } from "../oauth/mod.ts";
 import { isUrl, type ParsedArgs } from "./args.ts";
 import { loadServers, type ServerEntry } from "./config.ts";
+import { clean } from "./format.ts";
 import type { Terminal } from "./terminal.ts";
 import { configDir, tokenFile } from "./token_file.ts";
 import { tapped } from "./wire_tap.ts";
@@ -118,16 +119,26 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
   });
 }
 
+/** A ready client, the server it reached, and how to close it. */
+export interface OpenClient {
+  /** The client. */
+  client: McpClient;
+  /** The server. */
+  spec: ServerSpec;
+  /** Closes the client; its warnings from then on (work cut short by closing) are dropped. */
+  close(): Promise<void>;
+}
+
 /**
  * Connects to the server the command line names, and waits until it is ready.
  *
- * @returns The ready client and the server it reached.
+ * @returns The ready client, the server it reached, and its `close`.
  */
 export async function openClient(
   parsed: ParsedArgs,
   term: Terminal,
   options: OpenOptions = {},
-): Promise<{ client: McpClient; spec: ServerSpec }> {
+): Promise<OpenClient> {
   const spec = await serverSpec(parsed, term);
   const { flags } = parsed;
   let transport: Transport;
@@ -164,7 +175,17 @@ export async function openClient(
     reconnect: false,
     ...(options.validate ? { validate: true } : {}),
     clientInfo: { name: "conduit-mcp-cli", version: "0.1.0" },
+    // The client's warnings (a tool left out, a stale listing…): one line each, over the
+    // progress line on a terminal.
+    onWarning: (message) => {
+      if (!closing) term.err(`${term.tty ? "\r\x1b[2K" : ""}warning: ${clean(message)}\n`);
+    },
   });
+  let closing = false;
+  const close = () => {
+    closing = true;
+    return client.close();
+  };
   try {
     await untilAborted(
       client.ready(options.login ? undefined : Math.max(timeout, 30_000)),
@@ -172,8 +193,8 @@ export async function openClient(
     );
   } catch (error) {
     // Also on Ctrl-C while connecting: closing stops a server child that is starting.
-    await client.close();
+    await close();
     throw error;
   }
-  return { client, spec };
+  return { client, spec, close };
 }

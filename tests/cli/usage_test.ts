@@ -69,16 +69,37 @@ test("cli stdio: the client's schema validation refuses what the quick check let
           o: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
         },
       },
+    }, {
+      name: "remote",
+      inputSchema: { type: "object", properties: { a: { $ref: "https://example.com/a.json" } } },
     }],
   };
-  const module = `data:text/javascript,export default ${
-    encodeURIComponent(JSON.stringify(definition))
-  };`;
+  const dir = mkdtempSync(join(tmpdir(), "conduit-cli-mock-"));
+  const module = join(dir, "definition.js");
+  writeFileSync(module, `export default ${JSON.stringify(definition)};\n`);
   const { command, args } = mockStdio(module);
-  const bad = await runCli(["call", "nested", 'o={"n":"x"}', "--", command, ...args]);
-  assertEquals(bad.code, 2);
-  assertEquals(bad.stderr.trim().split("\n").length, 1, bad.stderr);
-  assertStringIncludes(bad.stderr, 'do not match its input schema at /o/n: Instance type "string"');
+  try {
+    const bad = await runCli(["call", "nested", 'o={"n":"x"}', "--", command, ...args]);
+    assertEquals(bad.code, 2);
+    const last = bad.stderr.trimEnd().split("\n").at(-1)!;
+    assertStringIncludes(
+      last,
+      'error: The arguments of tool "nested" do not match its input schema',
+    );
+    assertStringIncludes(last, 'at /o/n: Instance type "string"');
+    // A schema the client cannot use: listed, but a call is refused, with the warning saying why.
+    const listed = await runCli(["tools", "--", command, ...args]);
+    assertEquals([listed.code, listed.stderr], [0, ""]);
+    assert(/^remote$/m.test(listed.stdout), listed.stdout);
+    const remote = await runCli(["call", "remote", "a=1", "--", command, ...args]);
+    assertEquals(remote.code, 2);
+    const [warning, error] = remote.stderr.trimEnd().split("\n");
+    assert(warning.startsWith('warning: tool "remote" is left out:'), warning);
+    assertStringIncludes(warning, "remote references are not fetched");
+    assert(error.startsWith("error: the server has no tool remote (it has: nested)"), error);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, OPTS);
 
 test("cli stdio: servers named in a config file, by --config or the nearest mcp.json", async () => {
