@@ -6,15 +6,15 @@
  * @module
  */
 
-import { parseArgs, type ParsedArgs } from "./args.ts";
-import { type Command, type CommandContext, EXIT } from "./command.ts";
-import { CALL_COMMAND } from "./commands/call.ts";
-import { COMPLETE_COMMAND, PROMPT_COMMAND, READ_COMMAND } from "./commands/content.ts";
-import { LIST_COMMANDS } from "./commands/lists.ts";
-import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/auth.ts";
-import { STATUS_COMMAND, WATCH_COMMAND } from "./commands/status.ts";
-import { describeFailure } from "./errors.ts";
-import { openClient } from "./session.ts";
+import { parseArgs, type ParsedArgs } from "./_args.ts";
+import { type Command, type CommandContext, EXIT } from "./_command.ts";
+import { CALL_COMMAND } from "./commands/_call.ts";
+import { COMPLETE_COMMAND, PROMPT_COMMAND, READ_COMMAND } from "./commands/_content.ts";
+import { LIST_COMMANDS } from "./commands/_lists.ts";
+import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/_auth.ts";
+import { STATUS_COMMAND, WATCH_COMMAND } from "./commands/_status.ts";
+import { describeFailure } from "./_errors.ts";
+import { openClient } from "./_session.ts";
 import type { Terminal } from "./terminal.ts";
 
 /** Every command, in the order `--help` lists them. */

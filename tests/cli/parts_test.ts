@@ -1,12 +1,12 @@
 // The CLI's pure parts, table-first: the command line, arguments read by a schema and
 // checked before sending, the progress line, content for a terminal, failures and exit codes.
-import { parseArgs } from "../../cli/args.ts";
-import { parseServers } from "../../cli/config.ts";
-import { describeFailure } from "../../cli/errors.ts";
-import { clean, renderBlock, renderToolResult, table } from "../../cli/format.ts";
-import { renderProgress, startProgress } from "../../cli/progress.ts";
+import { parseArgs } from "../../cli/_args.ts";
+import { parseServers } from "../../cli/_config.ts";
+import { describeFailure } from "../../cli/_errors.ts";
+import { clean, renderBlock, renderToolResult, table } from "../../cli/_format.ts";
+import { renderProgress, startProgress } from "../../cli/_progress.ts";
 import { colorOn, type Terminal } from "../../cli/terminal.ts";
-import { checkToolArgs, parseToolArgs } from "../../cli/tool_args.ts";
+import { checkToolArgs, parseToolArgs } from "../../cli/_tool_args.ts";
 import { isMcpError, McpError } from "../../mod.ts";
 import {
   assert,

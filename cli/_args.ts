@@ -69,7 +69,7 @@ export function isUrl(word: string): boolean {
  *
  * @example
  * ```ts
- * import { parseArgs } from "./args.ts";
+ * import { parseArgs } from "./_args.ts";
  *
  * const parsed = parseArgs(["call", "echo", "message=hi", "--json", "--", "node", "server.js"]);
  * if (parsed.command !== "call" || parsed.words.join() !== "echo,message=hi") throw new Error();

@@ -8,10 +8,10 @@
 
 import process from "node:process";
 import { spawnProcess } from "../../mod.ts";
-import { type Command, EXIT, printJson, withClient } from "../command.ts";
-import { serverSpec } from "../session.ts";
+import { type Command, EXIT, printJson, withClient } from "../_command.ts";
+import { serverSpec } from "../_session.ts";
 import type { Terminal } from "../terminal.ts";
-import { configDir, tokenFile } from "../token_file.ts";
+import { configDir, tokenFile } from "../_token_file.ts";
 
 /** Tries the system's URL opener; never throws. */
 function openBrowser(url: URL, term: Terminal): void {

@@ -72,7 +72,7 @@ export function configCandidates(cwd: string, home: string | undefined): string[
  *
  * @example
  * ```ts
- * import { parseServers } from "./config.ts";
+ * import { parseServers } from "./_config.ts";
  *
  * const text = '{ "mcpServers": { "fs": { "command": "npx", "args": ["-y", "fs"] } } }';
  * const config = await parseServers(text, "/work/mcp.json", () => undefined);

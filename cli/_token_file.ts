@@ -16,7 +16,7 @@ import { type KvKeyPart, type KvLike, kvTokenStore, type TokenStore } from "../o
  *
  * @example
  * ```ts
- * import { configDir } from "./token_file.ts";
+ * import { configDir } from "./_token_file.ts";
  *
  * const env: Record<string, string> = { HOME: "/home/ada", XDG_CONFIG_HOME: "/cfg" };
  * if (configDir((n) => env[n]) !== "/cfg/conduit-mcp") throw new Error();

@@ -9,7 +9,7 @@
 
 import type { Transport } from "../mod.ts";
 import { record } from "../testing/mod.ts";
-import { clean } from "./format.ts";
+import { clean } from "./_format.ts";
 import { paint, type Terminal } from "./terminal.ts";
 
 /** Prints each message of `transport` on standard error, redacted (see `record`). */

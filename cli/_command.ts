@@ -6,8 +6,8 @@
  */
 
 import type { McpClient } from "../mod.ts";
-import type { ParsedArgs } from "./args.ts";
-import type { OpenClient, OpenOptions, ServerSpec } from "./session.ts";
+import type { ParsedArgs } from "./_args.ts";
+import type { OpenClient, OpenOptions, ServerSpec } from "./_session.ts";
 import type { Terminal } from "./terminal.ts";
 
 /** The exit codes, as `--help` documents them. */

@@ -34,7 +34,7 @@ export function clean(text: string, multiline = false): string {
  *
  * @example
  * ```ts
- * import { table } from "./format.ts";
+ * import { table } from "./_format.ts";
  *
  * const text = table(["NAME", "DESCRIPTION"], [["echo", "Echoes"], ["add", "Adds"]], 80, false);
  * if (text !== "NAME  DESCRIPTION\necho  Echoes\nadd   Adds\n") throw new Error(JSON.stringify(text));
@@ -78,7 +78,7 @@ export function base64Size(data: string): number {
  *
  * @example
  * ```ts
- * import { renderBlock } from "./format.ts";
+ * import { renderBlock } from "./_format.ts";
  *
  * if (renderBlock({ type: "image", mimeType: "image/png", data: "AAAA" }) !== "[image image/png, 3 B]") {
  *   throw new Error();
@@ -122,7 +122,7 @@ export function pretty(value: unknown): string {
  *
  * @example
  * ```ts
- * import { renderToolResult } from "./format.ts";
+ * import { renderToolResult } from "./_format.ts";
  *
  * const text = renderToolResult({ content: [{ type: "text", text: "42" }], structuredContent: { sum: 42 }, isError: false }, false);
  * if (!text.startsWith("42\n") || !text.includes('"sum": 42')) throw new Error(text);

@@ -6,11 +6,11 @@
  */
 
 import type { CompletionRef } from "../../mod.ts";
-import { type Command, EXIT, printJson, withClient } from "../command.ts";
-import { base64Size, clean, formatBytes, renderBlock } from "../format.ts";
+import { type Command, EXIT, printJson, withClient } from "../_command.ts";
+import { base64Size, clean, formatBytes, renderBlock } from "../_format.ts";
 import { paint } from "../terminal.ts";
-import { checkToolArgs, parseToolArgs } from "../tool_args.ts";
-import { SERVER_USAGE } from "./lists.ts";
+import { checkToolArgs, parseToolArgs } from "../_tool_args.ts";
+import { SERVER_USAGE } from "./_lists.ts";
 
 /** The `prompt` command. */
 export const PROMPT_COMMAND: Command = {

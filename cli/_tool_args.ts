@@ -79,7 +79,7 @@ const ARTICLE: Record<string, string> = {
  *
  * @example
  * ```ts
- * import { parseToolArgs } from "./tool_args.ts";
+ * import { parseToolArgs } from "./_tool_args.ts";
  *
  * const schema = { type: "object", properties: { a: { type: "number" }, on: { type: "boolean" } } };
  * const args = parseToolArgs(["a=2", "on=true", "note=hi"], undefined, schema);
@@ -156,7 +156,7 @@ function typeMatches(type: string, value: unknown): boolean {
  *
  * @example
  * ```ts
- * import { checkToolArgs } from "./tool_args.ts";
+ * import { checkToolArgs } from "./_tool_args.ts";
  *
  * const schema = { type: "object", properties: { to: { type: "integer", maximum: 20 } }, required: ["to"] };
  * if (checkToolArgs({}, schema)[0] !== "missing required argument to") throw new Error();

@@ -8,11 +8,11 @@
  */
 
 import { isTask, type McpClient, type Task, type ToolResult } from "../../mod.ts";
-import { type Command, EXIT, printJson, withClient } from "../command.ts";
-import { renderToolResult } from "../format.ts";
-import { startProgress } from "../progress.ts";
-import { checkToolArgs, parseToolArgs } from "../tool_args.ts";
-import { SERVER_USAGE } from "./lists.ts";
+import { type Command, EXIT, printJson, withClient } from "../_command.ts";
+import { renderToolResult } from "../_format.ts";
+import { startProgress } from "../_progress.ts";
+import { checkToolArgs, parseToolArgs } from "../_tool_args.ts";
+import { SERVER_USAGE } from "./_lists.ts";
 
 /** Finds `name` among the server's tools, or says which there are. */
 async function findTool(client: McpClient, name: string, signal: AbortSignal) {

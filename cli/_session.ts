@@ -18,12 +18,12 @@ import {
   type Transport,
 } from "../mod.ts";
 import { loopbackCallback } from "../oauth/mod.ts";
-import { isUrl, type ParsedArgs } from "./args.ts";
-import { loadServers, type ServerEntry } from "./config.ts";
-import { clean } from "./format.ts";
+import { isUrl, type ParsedArgs } from "./_args.ts";
+import { loadServers, type ServerEntry } from "./_config.ts";
+import { clean } from "./_format.ts";
 import type { Terminal } from "./terminal.ts";
-import { configDir, tokenFile } from "./token_file.ts";
-import { tapped } from "./wire_tap.ts";
+import { configDir, tokenFile } from "./_token_file.ts";
+import { tapped } from "./_wire_tap.ts";
 
 /** The server a command talks to. */
 export interface ServerSpec {

@@ -5,8 +5,14 @@
  * @module
  */
 
-import { type Command, type CommandContext, firstLine, printJson, withClient } from "../command.ts";
-import { table } from "../format.ts";
+import {
+  type Command,
+  type CommandContext,
+  firstLine,
+  printJson,
+  withClient,
+} from "../_command.ts";
+import { table } from "../_format.ts";
 import type { McpClient } from "../../mod.ts";
 
 const SERVER = "[<url> | --server <name> | -- <command> [args…]]";

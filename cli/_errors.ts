@@ -8,7 +8,7 @@
  */
 
 import { isMcpError, type McpError } from "../mod.ts";
-import { EXIT } from "./command.ts";
+import { EXIT } from "./_command.ts";
 
 /** The line(s) to print and the exit code of a failure. */
 export interface Failure {
@@ -74,7 +74,7 @@ function causes(error: unknown): string {
  *
  * @example
  * ```ts
- * import { describeFailure } from "./errors.ts";
+ * import { describeFailure } from "./_errors.ts";
  *
  * const failure = describeFailure(new TypeError("unknown flag --x"), { connected: false, verbose: false });
  * if (failure.code !== 2 || !failure.text.startsWith("error: unknown flag --x")) throw new Error();

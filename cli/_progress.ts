@@ -8,7 +8,7 @@
 
 import { startTimer, type Timer } from "../clock/timer.ts";
 import type { Progress } from "../mod.ts";
-import { clean } from "./format.ts";
+import { clean } from "./_format.ts";
 import type { Terminal } from "./terminal.ts";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -36,7 +36,7 @@ export function formatElapsed(ms: number): string {
  *
  * @example
  * ```ts
- * import { renderProgress } from "./progress.ts";
+ * import { renderProgress } from "./_progress.ts";
  *
  * const line = renderProgress("slow", { progress: 1, total: 4 }, 2_000, 0, 80);
  * if (!line.includes("1/4") || !line.includes("25%") || !line.includes("2.0s")) throw new Error(line);

@@ -7,10 +7,10 @@
 
 import { startTimer, type Timer } from "../../clock/timer.ts";
 import type { ServerNotification } from "../../mod.ts";
-import { type Command, EXIT, printJson, withClient } from "../command.ts";
-import { clean } from "../format.ts";
+import { type Command, EXIT, printJson, withClient } from "../_command.ts";
+import { clean } from "../_format.ts";
 import { paint } from "../terminal.ts";
-import { SERVER_ALONE_USAGE, SERVER_USAGE } from "./lists.ts";
+import { SERVER_ALONE_USAGE, SERVER_USAGE } from "./_lists.ts";
 
 /** The `status` command. */
 export const STATUS_COMMAND: Command = {
