@@ -103,7 +103,14 @@ run("deno check (edge: no deno.ns)", deno, [
 ]);
 run("deno lint", deno, ["lint"]);
 run("deno fmt --check", deno, ["fmt", "--check"]);
-run("deno doc --lint", deno, ["doc", "--lint", ...entries, "oauth/mod.ts", "testing/mod.ts"]);
+run("deno doc --lint", deno, [
+  "doc",
+  "--lint",
+  ...entries,
+  "oauth/mod.ts",
+  "testing/mod.ts",
+  "cli.ts",
+]);
 run("deno publish --dry-run", deno, ["publish", "--dry-run", "--allow-dirty"]);
 run("deno test", deno, ["test", ...DENO_ALLOW, "tests/all.ts"], { count: denoCount });
 run("deno test --doc", deno, ["test", "--doc", ...DENO_ALLOW, ...entries, ...SOURCE_DIRS], {

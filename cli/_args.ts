@@ -1,0 +1,171 @@
+/**
+ * The command line, read into a command, its words and its flags. Pure: no I/O.
+ *
+ * The server comes after `--` as a command and its arguments, as an `http(s)://` URL among
+ * the words, or as `--server <url|name>` (a name from a config file).
+ *
+ * @module
+ */
+
+/** The flags every command takes, and those of `call` and `login`. */
+export interface Flags {
+  /** Machine-readable output. */
+  json: boolean;
+  /** Print the wire (secrets redacted) and the cause chain of errors. */
+  verbose: boolean;
+  /** Show the command's help. */
+  help: boolean;
+  /** `auto`, `modern`, `legacy` or a version. */
+  protocol?: string;
+  /** `Name: value` headers for an HTTP server. */
+  headers: string[];
+  /** The request timeout, in ms. */
+  timeout?: number;
+  /** The config file naming servers. */
+  config?: string;
+  /** A server URL or a config name. */
+  server?: string;
+  /** Tool arguments as one JSON object (`call`). */
+  args?: string;
+  /** Run the call as a task (`call`). */
+  task: boolean;
+  /** Do not try to open a browser (`login`). */
+  noBrowser: boolean;
+}
+
+/** A parsed command line. */
+export interface ParsedArgs {
+  /** The command (`tools`, `call`, …), or `undefined` when none was given. */
+  command?: string;
+  /** The words after the command (without the server's URL). */
+  words: string[];
+  /** The flags. */
+  flags: Flags;
+  /** The server command after `--`, if any. */
+  serverCommand?: string[];
+}
+
+const VALUE_FLAGS = new Set([
+  "--protocol",
+  "--header",
+  "--timeout",
+  "--config",
+  "--server",
+  "--args",
+]);
+const SHORT: Record<string, string> = { "-h": "--help", "-H": "--header", "-s": "--server" };
+
+/** Whether `word` is an `http:` or `https:` URL. */
+export function isUrl(word: string): boolean {
+  return /^https?:\/\/[^\s]+$/i.test(word);
+}
+
+/**
+ * Reads `argv` (without the runtime and script).
+ *
+ * @param argv The words of the command line.
+ * @returns The command, its words, flags and server command.
+ * @throws {TypeError} For an unknown flag or a flag without its value (a usage error).
+ *
+ * @example
+ * ```ts
+ * import { parseArgs } from "./_args.ts";
+ *
+ * const parsed = parseArgs(["call", "echo", "message=hi", "--json", "--", "node", "server.js"]);
+ * if (parsed.command !== "call" || parsed.words.join() !== "echo,message=hi") throw new Error();
+ * if (!parsed.flags.json || parsed.serverCommand?.join(" ") !== "node server.js") throw new Error();
+ * ```
+ */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const flags: Flags = {
+    json: false,
+    verbose: false,
+    help: false,
+    headers: [],
+    task: false,
+    noBrowser: false,
+  };
+  const words: string[] = [];
+  let serverCommand: string[] | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i];
+    if (raw === "--") {
+      serverCommand = argv.slice(i + 1);
+      break;
+    }
+    if (!raw.startsWith("-") || raw === "-") {
+      words.push(raw);
+      continue;
+    }
+    const eq = raw.indexOf("=");
+    let name = eq > 0 && raw.startsWith("--") ? raw.slice(0, eq) : raw;
+    name = SHORT[name] ?? name;
+    let value: string | undefined = eq > 0 && raw.startsWith("--") ? raw.slice(eq + 1) : undefined;
+    if (VALUE_FLAGS.has(name) && value === undefined) {
+      if (i + 1 >= argv.length) throw new TypeError(`${name} needs a value`);
+      value = argv[++i];
+    } else if (!VALUE_FLAGS.has(name) && value !== undefined) {
+      throw new TypeError(`${name} takes no value`);
+    }
+    setFlag(flags, name, value);
+  }
+  if (serverCommand !== undefined && serverCommand.length === 0) {
+    throw new TypeError("nothing after --: give the server's command, e.g. -- npx -y server-x");
+  }
+  const [command, ...rest] = words;
+  if (serverCommand === undefined && flags.server === undefined) {
+    // The first http(s) URL among the words is the server.
+    const index = rest.findIndex(isUrl);
+    if (index !== -1) flags.server = rest.splice(index, 1)[0];
+  }
+  return { command, words: rest, flags, serverCommand };
+}
+
+function setFlag(flags: Flags, name: string, value: string | undefined): void {
+  switch (name) {
+    case "--json":
+      flags.json = true;
+      return;
+    case "--verbose":
+    case "-v":
+      flags.verbose = true;
+      return;
+    case "--help":
+      flags.help = true;
+      return;
+    case "--task":
+      flags.task = true;
+      return;
+    case "--no-browser":
+      flags.noBrowser = true;
+      return;
+    case "--protocol":
+      flags.protocol = value;
+      return;
+    case "--header":
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/.test(value!)) {
+        throw new TypeError(`--header takes "Name: value", not ${JSON.stringify(value)}`);
+      }
+      flags.headers.push(value!);
+      return;
+    case "--timeout": {
+      const ms = Number(value);
+      if (!Number.isFinite(ms) || ms <= 0) {
+        throw new TypeError(`--timeout takes milliseconds (a positive number), not ${value}`);
+      }
+      flags.timeout = ms;
+      return;
+    }
+    case "--config":
+      flags.config = value;
+      return;
+    case "--server":
+      flags.server = value;
+      return;
+    case "--args":
+      flags.args = value;
+      return;
+    default:
+      throw new TypeError(`unknown flag ${name}`);
+  }
+}

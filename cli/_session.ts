@@ -1,0 +1,200 @@
+/**
+ * From the command line to a ready client: the server (after `--`, a URL, or a config
+ * name), its transport (with the stored OAuth tokens for a URL that has them, and the wire
+ * printed with secrets redacted under `--verbose`), and `connect` with `--protocol` and
+ * `--timeout`. Only the public entries are used, so the CLI gets what a program gets.
+ *
+ * @module
+ */
+
+import process from "node:process";
+import {
+  type ClientOptions,
+  createClient,
+  type McpClient,
+  type OAuthOptions,
+  stdio,
+  streamableHttp,
+  type Transport,
+} from "../mod.ts";
+import { loopbackCallback } from "../oauth/mod.ts";
+import { isUrl, type ParsedArgs } from "./_args.ts";
+import { loadServers, type ServerEntry } from "./_config.ts";
+import { clean } from "./_format.ts";
+import type { Terminal } from "./terminal.ts";
+import { configDir, tokenFile } from "./_token_file.ts";
+import { tapped } from "./_wire_tap.ts";
+
+/** The server a command talks to. */
+export interface ServerSpec {
+  /** How to name it in messages (the URL, the command, or the config name). */
+  label: string;
+  /** The URL of an HTTP server. */
+  url?: URL;
+  /** The command of a stdio server. */
+  command?: { command: string; args: string[]; env?: Record<string, string>; cwd?: string };
+  /** Headers from the config entry and `--header`. */
+  headers: Record<string, string>;
+}
+
+function headerRecord(lines: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function fromEntry(name: string, entry: ServerEntry, headers: Record<string, string>): ServerSpec {
+  if (entry.url !== undefined) {
+    return { label: name, url: toUrl(entry.url), headers: { ...entry.headers, ...headers } };
+  }
+  if (entry.command === undefined) {
+    throw new TypeError(`server ${name} in the config has neither "command" nor "url"`);
+  }
+  const command = {
+    command: entry.command,
+    args: entry.args ?? [],
+    env: entry.env,
+    cwd: entry.cwd,
+  };
+  return { label: name, command, headers };
+}
+
+function toUrl(text: string): URL {
+  try {
+    return new URL(text);
+  } catch {
+    throw new TypeError(`not a URL: ${text}`);
+  }
+}
+
+/**
+ * Which server the command line names.
+ *
+ * @throws {TypeError} When none is given, or a config name is unknown.
+ */
+export async function serverSpec(parsed: ParsedArgs, term: Terminal): Promise<ServerSpec> {
+  const headers = headerRecord(parsed.flags.headers);
+  if (parsed.serverCommand !== undefined) {
+    const [command, ...args] = parsed.serverCommand;
+    return { label: parsed.serverCommand.join(" "), command: { command, args }, headers };
+  }
+  const server = parsed.flags.server;
+  if (server === undefined) {
+    throw new TypeError("no server: give a URL, --server <name>, or -- <command> [args…]");
+  }
+  if (isUrl(server)) return { label: server, url: toUrl(server), headers };
+  const config = await loadServers(parsed.flags.config, process.cwd(), term.env);
+  if (config === undefined) {
+    throw new TypeError(`no config file names ${server}: pass --config <path> (an mcp.json)`);
+  }
+  const entry = config.servers[server];
+  if (entry === undefined) {
+    const names = Object.keys(config.servers).join(", ") || "none";
+    throw new TypeError(`${config.path} has no server ${server} (it has: ${names})`);
+  }
+  return fromEntry(server, entry, headers);
+}
+
+/** How a command wants the client. */
+export interface OpenOptions {
+  /** The OAuth login to run (`login`); otherwise stored tokens are used when there are some. */
+  login?: Pick<OAuthOptions, "onAuthorizationUrl">;
+  /** Check each call's arguments against the tool's schema (the client's `validate`). */
+  validate?: boolean;
+  /** Stops connecting (Ctrl-C): the promise rejects with an `AbortError`. */
+  signal?: AbortSignal;
+}
+
+/** `promise`, or an `AbortError` once `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DOMException("Interrupted", "AbortError"));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** A ready client, the server it reached, and how to close it. */
+export interface OpenClient {
+  /** The client. */
+  client: McpClient;
+  /** The server. */
+  spec: ServerSpec;
+  /** Closes the client; its warnings from then on (work cut short by closing) are dropped. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to the server the command line names, and waits until it is ready.
+ *
+ * @returns The ready client, the server it reached, and its `close`.
+ */
+export async function openClient(
+  parsed: ParsedArgs,
+  term: Terminal,
+  options: OpenOptions = {},
+): Promise<OpenClient> {
+  const spec = await serverSpec(parsed, term);
+  const { flags } = parsed;
+  let transport: Transport;
+  if (spec.url !== undefined) {
+    const tokens = tokenFile(configDir(term.env));
+    const hasAuthHeader = Object.keys(spec.headers).some((h) =>
+      h.toLowerCase() === "authorization"
+    );
+    const useOAuth = !hasAuthHeader && (options.login !== undefined || tokens.has(spec.url));
+    const oauth: OAuthOptions | undefined = useOAuth
+      ? {
+        store: tokens.store,
+        callback: loopbackCallback(),
+        clientMetadata: { clientName: "conduit-mcp CLI" },
+        onAuthorizationUrl: options.login?.onAuthorizationUrl ?? (() => {
+          throw new Error("the stored login is no longer valid");
+        }),
+      }
+      : undefined;
+    transport = streamableHttp(spec.url, {
+      headers: spec.headers,
+      ...(oauth ? { auth: { oauth } } : {}),
+    });
+  } else {
+    const command = spec.command!;
+    transport = stdio({ ...command, stderr: flags.verbose ? "inherit" : "buffer" });
+  }
+  if (flags.verbose) transport = tapped(transport, term, Object.values(spec.headers));
+  const timeout = flags.timeout ?? 60_000;
+  const client = createClient({
+    transport,
+    protocol: (flags.protocol ?? "auto") as ClientOptions["protocol"],
+    requestTimeout: timeout,
+    reconnect: false,
+    ...(options.validate ? { validate: true } : {}),
+    clientInfo: { name: "conduit-mcp-cli", version: "0.1.0" },
+    // The client's warnings (a tool left out, a stale listing…): one line each, over the
+    // progress line on a terminal.
+    onWarning: (message) => {
+      if (!closing) term.err(`${term.tty ? "\r\x1b[2K" : ""}warning: ${clean(message)}\n`);
+    },
+  });
+  let closing = false;
+  const close = () => {
+    closing = true;
+    return client.close();
+  };
+  try {
+    await untilAborted(
+      client.ready(options.login ? undefined : Math.max(timeout, 30_000)),
+      options.signal,
+    );
+  } catch (error) {
+    // Also on Ctrl-C while connecting: closing stops a server child that is starting.
+    await close();
+    throw error;
+  }
+  return { client, spec, close };
+}

@@ -1,0 +1,88 @@
+/**
+ * `login <url>` (OAuth: the browser opens on the authorization page, or the URL is printed;
+ * the loopback callback takes the redirect; tokens go to the token file under the config
+ * directory) and `logout <url>` (forgets them).
+ *
+ * @module
+ */
+
+import process from "node:process";
+import { spawnProcess } from "../../mod.ts";
+import { type Command, EXIT, printJson, withClient } from "../_command.ts";
+import { serverSpec } from "../_session.ts";
+import type { Terminal } from "../terminal.ts";
+import { configDir, tokenFile } from "../_token_file.ts";
+
+/** Tries the system's URL opener; never throws. */
+function openBrowser(url: URL, term: Terminal): void {
+  const [command, ...args] = process.platform === "darwin"
+    ? ["open"]
+    : process.platform === "win32"
+    ? ["cmd", "/c", "start", ""]
+    : ["xdg-open"];
+  if (process.platform === "linux" && !term.env("DISPLAY") && !term.env("WAYLAND_DISPLAY")) return;
+  try {
+    const child = spawnProcess({ command, args: [...args, url.href] });
+    child.stdout.cancel().catch(() => {});
+    child.stderr.cancel().catch(() => {});
+    child.stdin.close().catch(() => {});
+  } catch {
+    // No opener: the printed URL is enough.
+  }
+}
+
+const LOGIN_HELP = `Usage: conduit-mcp login (<url> | <name>) [--no-browser]
+
+Logs in to an HTTP server that asks for OAuth: registers this CLI with the authorization
+server when needed, opens the browser on the login page (or prints its URL; --no-browser
+only prints it), waits for the redirect on a loopback address, and stores the tokens in
+tokens.json (mode 0600) under the config directory: $CONDUIT_MCP_CONFIG_DIR, else
+$XDG_CONFIG_HOME/conduit-mcp, else ~/.config/conduit-mcp. Later commands to the same URL
+use them (and refresh them).
+`;
+
+/** The `login` command. */
+export const LOGIN_COMMAND: Command = {
+  name: "login",
+  summary: "Log in to an HTTP server (OAuth) and keep the tokens",
+  help: LOGIN_HELP,
+  run: async (ctx) => {
+    if ((await serverSpec(ctx.parsed, ctx.term)).url === undefined) {
+      throw new TypeError("login needs the URL of an HTTP server");
+    }
+    return await withClient(ctx, async (client, spec) => {
+      await client.ping({ signal: ctx.signal });
+      const file = `${configDir(ctx.term.env)}/tokens.json`;
+      if (ctx.parsed.flags.json) printJson(ctx, { loggedIn: spec.label, tokens: file });
+      else ctx.term.out(`Logged in to ${spec.label}; tokens are kept in ${file}\n`);
+      return EXIT.ok;
+    }, {
+      login: {
+        onAuthorizationUrl: (url) => {
+          ctx.term.err(`To log in, open this URL in a browser:\n  ${url.href}\n`);
+          if (!ctx.parsed.flags.noBrowser) openBrowser(url, ctx.term);
+          ctx.term.err("Waiting for the login to complete (Ctrl-C to give up)…\n");
+        },
+      },
+    });
+  },
+};
+
+/** The `logout` command. */
+export const LOGOUT_COMMAND: Command = {
+  name: "logout",
+  summary: "Forget the tokens stored for an HTTP server",
+  help: `Usage: conduit-mcp logout (<url> | <name>)
+
+Removes the tokens login stored for the server at <url> from the token file.
+`,
+  async run(ctx) {
+    const spec = await serverSpec(ctx.parsed, ctx.term);
+    if (spec.url === undefined) throw new TypeError("logout needs the URL of an HTTP server");
+    const removed = await tokenFile(configDir(ctx.term.env)).forget(spec.url);
+    if (ctx.parsed.flags.json) printJson(ctx, { loggedOut: spec.label, removed });
+    else if (removed === 0) ctx.term.out(`No login was stored for ${spec.label}\n`);
+    else ctx.term.out(`Logged out of ${spec.label}\n`);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,97 @@
+/**
+ * `call <tool> [key=value …] [--args JSON] [--task]`: the arguments read by the tool's input
+ * schema and checked before anything is sent, a live progress line while it runs, Ctrl-C
+ * cancelling it (the client sends `notifications/cancelled`), and the result shaped for a
+ * terminal (or as JSON).
+ *
+ * @module
+ */
+
+import { isTask, type McpClient, type Task, type ToolResult } from "../../mod.ts";
+import { type Command, EXIT, printJson, withClient } from "../_command.ts";
+import { renderToolResult } from "../_format.ts";
+import { startProgress } from "../_progress.ts";
+import { checkToolArgs, parseToolArgs } from "../_tool_args.ts";
+import { SERVER_USAGE } from "./_lists.ts";
+
+/** Finds `name` among the server's tools, or says which there are. */
+async function findTool(client: McpClient, name: string, signal: AbortSignal) {
+  const tools = await client.listAllTools({ signal });
+  const tool = tools.find((t) => t.name === name);
+  if (tool === undefined) {
+    const names = tools.map((t) => t.name).join(", ") || "none";
+    throw new TypeError(`the server has no tool ${name} (it has: ${names})`);
+  }
+  return tool;
+}
+
+/** The `call` command. */
+export const CALL_COMMAND: Command = {
+  name: "call",
+  words: true,
+  summary: "Call a tool",
+  help: `Usage: conduit-mcp call <tool> [key=value …] [--args JSON] [--task] ${SERVER_USAGE}
+
+Calls a tool. Each key=value is read by the tool's input schema: numbers, booleans
+(true/false), JSON for objects and arrays, text for strings; --args gives a JSON object
+the key=value pairs override. The arguments are checked against the schema (the client's
+full JSON Schema check included) before the call is sent. While the tool runs, a progress
+line shows a bar (when the server gives a total) or a spinner, and the time elapsed.
+Ctrl-C cancels the call. --task runs it as a server task and waits for its result.
+--json prints the whole result.
+
+Exit code 1 when the tool reports an error (isError).
+`,
+  run: (ctx) =>
+    withClient(ctx, async (client) => {
+      const [name, ...pairs] = ctx.parsed.words;
+      if (name === undefined) {
+        throw new TypeError("call needs a tool name: call <tool> [key=value …]");
+      }
+      const tool = await findTool(client, name, ctx.signal);
+      const args = parseToolArgs(pairs, ctx.parsed.flags.args, tool.inputSchema);
+      const problems = checkToolArgs(args, tool.inputSchema);
+      if (problems.length > 0) {
+        // One line each; where to read the schema goes on the last.
+        const hint = ` (the schema: conduit-mcp tools --json)`;
+        problems.forEach((problem, i) =>
+          ctx.term.err(`error: ${problem}${i === problems.length - 1 ? hint : ""}\n`)
+        );
+        return EXIT.usage;
+      }
+      const line = startProgress(ctx.term, name);
+      let result: ToolResult | Task;
+      try {
+        result = await client.callTool(name, args, {
+          signal: ctx.signal,
+          onProgress: (progress) => line.update(progress),
+          ...(ctx.parsed.flags.task
+            ? {
+              task: "await" as const,
+              onStatus: (task: Task) =>
+                line.note(
+                  `task ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ""}`,
+                ),
+            }
+            : {}),
+        });
+      } catch (error) {
+        if (ctx.signal.aborted) {
+          // The client announces the cancellation without waiting; closing at once could
+          // cut that off, so one round trip lets it reach the server first.
+          await client.ping({ timeout: 2_000 }).catch(() => {});
+        }
+        throw error;
+      } finally {
+        line.stop();
+      }
+      if (isTask(result)) {
+        if (ctx.parsed.flags.json) printJson(ctx, result);
+        else ctx.term.out(`task ${result.taskId}: ${result.status}\n`);
+        return result.status === "completed" ? EXIT.ok : EXIT.toolError;
+      }
+      if (ctx.parsed.flags.json) printJson(ctx, result);
+      else ctx.term.out(renderToolResult(result, ctx.term.color));
+      return result.isError ? EXIT.toolError : EXIT.ok;
+    }, { validate: true }),
+};

@@ -1,0 +1,156 @@
+/**
+ * The CLI's top: reads the command line, runs the command with Ctrl-C wired to an abort
+ * signal (a second Ctrl-C ends at once), and turns what it returned or threw into an exit
+ * code and one line on standard error.
+ *
+ * @module
+ */
+
+import { parseArgs, type ParsedArgs } from "./_args.ts";
+import { type Command, type CommandContext, EXIT } from "./_command.ts";
+import { CALL_COMMAND } from "./commands/_call.ts";
+import { COMPLETE_COMMAND, PROMPT_COMMAND, READ_COMMAND } from "./commands/_content.ts";
+import { LIST_COMMANDS } from "./commands/_lists.ts";
+import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/_auth.ts";
+import { STATUS_COMMAND, WATCH_COMMAND } from "./commands/_status.ts";
+import { describeFailure } from "./_errors.ts";
+import { openClient } from "./_session.ts";
+import type { Terminal } from "./terminal.ts";
+
+/** Every command, in the order `--help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  ...LIST_COMMANDS,
+  CALL_COMMAND,
+  PROMPT_COMMAND,
+  READ_COMMAND,
+  COMPLETE_COMMAND,
+  STATUS_COMMAND,
+  LOGIN_COMMAND,
+  LOGOUT_COMMAND,
+  WATCH_COMMAND,
+];
+
+/** The top-level `--help`. */
+export function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const list = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n");
+  return `Usage: conduit-mcp <command> [arguments] [flags] <server>
+
+An MCP inspector built on @conduit/mcp: what it shows is what a program gets.
+
+Commands:
+${list}
+
+The server:
+  -- <command> [args…]      a stdio server, e.g. -- npx -y @modelcontextprotocol/server-everything
+  <url>                     a Streamable HTTP server (the first http(s) URL among the arguments)
+  --server, -s <url|name>   a URL, or a server named in a config file (commands that take no
+                            other arguments, such as tools or status, take the name alone)
+  --config <path>           the config file (default: the nearest mcp.json, .mcp.json,
+                            .vscode/mcp.json or .cursor/mcp.json, then the hosts' own files:
+                            Cursor's, Windsurf's, Claude Desktop's)
+
+Flags:
+  --json                    output for scripts (JSON)
+  --verbose, -v             print the wire on stderr (secrets redacted) and error causes
+  --protocol <p>            auto (default), modern, legacy, or a version such as 2025-06-18
+  --header, -H "Name: v"    an HTTP header (repeatable)
+  --timeout <ms>            the request timeout (default 60000)
+  --help, -h                this help, or a command's: conduit-mcp <command> --help
+
+Colours only on a terminal, never with NO_COLOR set.
+
+Exit codes:
+  0    ok
+  1    the tool reported an error (isError), or the server refused the request
+  2    usage: a bad command, flag or argument (arguments are checked before sending)
+  3    the server could not be reached, or refused the credentials
+  130  interrupted (Ctrl-C)
+`;
+}
+
+/**
+ * Runs the CLI.
+ *
+ * @param argv The arguments (without the runtime and script).
+ * @param term The terminal.
+ * @returns The exit code.
+ */
+export async function main(argv: readonly string[], term: Terminal): Promise<number> {
+  let parsed: ParsedArgs;
+  try {
+    parsed = parseArgs(argv);
+  } catch (error) {
+    term.err(describeFailure(error, { connected: false, verbose: false }).text);
+    return EXIT.usage;
+  }
+  if (parsed.command === undefined || parsed.command === "help") {
+    const named = COMMANDS.find((c) => c.name === parsed.words[0]);
+    (parsed.command === undefined && !parsed.flags.help ? term.err : term.out)(
+      named?.help ?? mainHelp(),
+    );
+    return parsed.command === undefined && !parsed.flags.help ? EXIT.usage : EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === parsed.command);
+  if (command === undefined) {
+    term.err(`error: unknown command ${parsed.command} (see conduit-mcp --help)\n`);
+    return EXIT.usage;
+  }
+  if (parsed.flags.help) {
+    term.out(command.help);
+    return EXIT.ok;
+  }
+  if (!command.words) {
+    const { flags, words } = parsed;
+    if (flags.server === undefined && parsed.serverCommand === undefined && words.length > 0) {
+      flags.server = words.shift();
+    }
+    if (words.length > 0) {
+      term.err(
+        `error: ${command.name} takes no arguments but the server: ${JSON.stringify(words[0])}` +
+          ` is one too many (see conduit-mcp ${command.name} --help)\n`,
+      );
+      return EXIT.usage;
+    }
+  }
+  const controller = new AbortController();
+  let connected = false;
+  let server: string | undefined = parsed.flags.server ?? parsed.serverCommand?.join(" ");
+  const stopListening = term.onInterrupt(() => {
+    if (controller.signal.aborted) {
+      term.err("\nInterrupted.\n");
+      term.exit?.(EXIT.interrupted);
+    }
+    controller.abort();
+  });
+  const ctx: CommandContext = {
+    parsed,
+    term,
+    signal: controller.signal,
+    async open(options) {
+      const opened = await openClient(parsed, term, { ...options, signal: controller.signal });
+      connected = true;
+      server = opened.spec.label;
+      return opened;
+    },
+  };
+  try {
+    return await command.run(ctx);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") {
+      term.err("Cancelled.\n");
+      return EXIT.interrupted;
+    }
+    const failure = describeFailure(error, {
+      server,
+      connected,
+      verbose: parsed.flags.verbose,
+      command: command.name,
+      authHeader: parsed.flags.headers.some((h) => /^authorization\s*:/i.test(h)),
+    });
+    term.err(failure.text);
+    return failure.code;
+  } finally {
+    stopListening();
+  }
+}
