@@ -19,7 +19,14 @@ import { createGrants, createPins } from "./_state.ts";
 import { hookDenied, hookFailed, runBefore, runListed } from "./hooks.ts";
 import { checkGovernance, type GovernanceOptions } from "./options.ts";
 import type { Caller, GovernanceContext, Tool, ToolResult } from "./types.ts";
-import { type CompiledSchema, compileSchema, invalidArguments, invalidOutput } from "./validate.ts";
+import {
+  type CompiledSchema,
+  compileSchemaNow,
+  invalidArguments,
+  invalidOutput,
+  loadValidator,
+  validatorLoaded,
+} from "./validate.ts";
 
 /** Who a listing or call is for, and on which server. */
 export interface Scope extends Caller {
@@ -110,19 +117,29 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
   const settings = checkGovernance(options, store);
   const { filter, hooks } = settings;
   const pins = settings.pins === undefined ? undefined : createPins(settings.pins, warn);
+  const unloaded = new McpError("The schema validator is still loading", {
+    kind: "unavailable",
+    reason: "not_ready",
+  });
   const schemas = new WeakMap<
     Tool,
     { input?: CompiledSchema; output?: CompiledSchema } | McpError
   >();
 
+  // The validator loads on first use: its load starts now, and every async entry awaits it.
+  const validating = settings.validate ? loadValidator() : undefined;
+  validating?.catch(() => {}); // failed calls report it; nothing is left unhandled
+
   /** The tool's compiled schemas, or why they cannot be (warned once per definition). */
   const compiled = (tool: Tool) => {
     let entry = schemas.get(tool);
     if (entry !== undefined) return entry;
+    // Only a synchronous read right after creation can come before the load: held back.
+    if (!validatorLoaded()) return unloaded;
     try {
       entry = {
-        input: compileSchema(tool.inputSchema ?? { type: "object" }),
-        output: tool.outputSchema === undefined ? undefined : compileSchema(tool.outputSchema),
+        input: compileSchemaNow(tool.inputSchema ?? { type: "object" }),
+        output: tool.outputSchema === undefined ? undefined : compileSchemaNow(tool.outputSchema),
       };
     } catch (error) {
       entry = error as McpError;
@@ -169,6 +186,7 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
 
   return {
     async listTools(tools, scope) {
+      await validating;
       if (pins !== undefined) {
         for (const tool of tools) {
           const ctx = contextOf(scope, tool);
@@ -180,6 +198,7 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
     },
     visibleTools,
     async callTool(call) {
+      await validating;
       const { name, scope } = call;
       let args = call.arguments;
       const found = call.lookup(name);

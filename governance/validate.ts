@@ -7,10 +7,15 @@
  * `type` is a JSON type. The errors name the instance path, the keyword, what the schema
  * expected and what was given, in a form to hand back to a model.
  *
+ * The validator package loads on first use ({@linkcode loadValidator}), as the other optional
+ * packages do: a program that never validates never loads it, and one whose import map lacks
+ * it gets kind `transport`, reason `dependency_missing`, when it first validates.
+ *
  * @module
  */
 
-import { type Schema, Validator } from "@cfworker/json-schema";
+import type { Schema, Validator } from "@cfworker/json-schema";
+import { dependencyMissing } from "../protocol/dependency_error.ts";
 import { McpError } from "../protocol/errors.ts";
 import { isObject, pointer, schemaProblem } from "./_schema_check.ts";
 
@@ -55,29 +60,67 @@ const FORBIDDING = new Set([
 ]);
 const MAX_ISSUES = 20;
 
+type ValidatorClass = typeof Validator;
+let ValidatorOf: ValidatorClass | undefined;
+let loading: Promise<void> | undefined;
+
 /**
- * Compiles a schema, or explains why it cannot be.
+ * Loads `@cfworker/json-schema` (once). {@linkcode compileSchemaNow} needs it loaded.
+ *
+ * @returns When it is loaded; kind `transport`, reason `dependency_missing` when it cannot be.
+ */
+export function loadValidator(): Promise<void> {
+  return loading ??= import("@cfworker/json-schema").then((module) => {
+    ValidatorOf = module.Validator;
+  }, (error) => {
+    loading = undefined;
+    throw dependencyMissing('the "@cfworker/json-schema" package', "validate arguments", error);
+  });
+}
+
+/** Whether the validator package is loaded (so {@linkcode compileSchemaNow} can run). */
+export function validatorLoaded(): boolean {
+  return ValidatorOf !== undefined;
+}
+
+/**
+ * Compiles a schema, or explains why it cannot be (loading the validator first).
  *
  * @param schema The tool's `inputSchema` or `outputSchema`.
- * @returns The compiled schema.
+ * @returns The compiled schema; kind `transport`, reason `dependency_missing`, when the
+ *   validator package does not load.
  * @throws {McpError} kind `validation`, reason `invalid_schema`, saying what is wrong.
  *
  * @example
  * ```ts
  * import { compileSchema } from "./validate.ts";
  *
- * const check = compileSchema({ type: "object", properties: { n: { type: "integer" } } });
+ * const check = await compileSchema({ type: "object", properties: { n: { type: "integer" } } });
  * const [issue] = check({ n: "3" });
  * if (issue.path !== "/n" || issue.expected !== "integer" || issue.got !== "3") throw new Error();
  * ```
  */
-export function compileSchema(schema: unknown): CompiledSchema {
+export async function compileSchema(schema: unknown): Promise<CompiledSchema> {
+  await loadValidator();
+  return compileSchemaNow(schema);
+}
+
+/**
+ * {@linkcode compileSchema} once the validator is loaded ({@linkcode loadValidator}).
+ *
+ * @param schema The tool's `inputSchema` or `outputSchema`.
+ * @returns The compiled schema.
+ * @throws {McpError} kind `validation`, reason `invalid_schema`, saying what is wrong.
+ * @throws {Error} When the validator is not loaded yet.
+ */
+export function compileSchemaNow(schema: unknown): CompiledSchema {
+  if (ValidatorOf === undefined) throw new Error("the validator is not loaded yet");
   if (typeof schema !== "boolean" && !isObject(schema)) throw unusable("it is not an object");
   const problem = typeof schema === "boolean" ? undefined : schemaProblem(schema, schema, "#");
   if (problem !== undefined) throw unusable(problem);
   let validator: Validator;
   try {
-    validator = new Validator(schema as Schema | boolean, "2020-12", false);
+    validator = new ValidatorOf(schema as Schema | boolean, "2020-12", false);
   } catch (error) {
     throw unusable(String((error as Error).message ?? error).split("\n")[0]);
   }

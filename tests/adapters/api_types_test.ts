@@ -187,7 +187,12 @@ function checkProbe(source: string): Promise<{ ok: boolean; output: string }> {
         env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
         timeout: 100_000,
       },
-      (error, stdout, stderr) => resolve({ ok: error === null, output: `${stdout}${stderr}` }),
+      // Colours stripped: a FORCE_COLOR in the environment turns them on whatever NO_COLOR says.
+      (error, stdout, stderr) =>
+        resolve({
+          ok: error === null,
+          output: `${stdout}${stderr}`.replace(/\x1b\[[0-9;]*m/g, ""),
+        }),
     );
   }).finally(() => rmSync(file, { force: true }));
 }

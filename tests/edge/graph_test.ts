@@ -140,8 +140,14 @@ test("edge graph: the text walk agrees with deno info on http.ts and mod.ts", ()
   assertArrayIncludes(external, ["eventsource-parser"]);
 });
 
-test("load graph: OAuth libraries, the SSE parser, OpenTelemetry and Hono load on first use, not with either entry", () => {
-  const lazy = ["@opentelemetry/api", "eventsource-parser", "jose", "oauth4webapi"];
+test("load graph: OAuth libraries, the SSE parser, OpenTelemetry, the schema validator and Hono load on first use, not with either entry", () => {
+  const lazy = [
+    "@cfworker/json-schema",
+    "@opentelemetry/api",
+    "eventsource-parser",
+    "jose",
+    "oauth4webapi",
+  ];
   // The config files' parser: mod.ts only (http.ts has no hub).
   assert(!walkGraph("mod.ts", { eager: true }).external.has("jsonc-parser"), "jsonc at once");
   assert(walkGraph("mod.ts").external.has("jsonc-parser"), "mod.ts reaches jsonc-parser");

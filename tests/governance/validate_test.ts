@@ -1,7 +1,12 @@
 // Validation: arguments against inputSchema before anything is sent, structuredContent
 // against outputSchema, schemas compiled once per listing, unusable schemas left out.
 import type { ToolResult } from "../../client/types.ts";
-import { compileSchema, type SchemaIssue } from "../../governance/validate.ts";
+import {
+  compileSchema,
+  compileSchemaNow,
+  loadValidator,
+  type SchemaIssue,
+} from "../../governance/validate.ts";
 import { assert, assertEquals, assertStringIncludes, assertThrows, test } from "../_harness.ts";
 import { mcpError } from "../client/_helpers.ts";
 import { calls, governed, server, tools } from "./_helpers.ts";
@@ -19,8 +24,18 @@ const SCHEMA = {
   $defs: { id: { type: "string", pattern: "^[a-z]+$" } },
 };
 
-test("compileSchema(): issues name the path, keyword, expected and got (table)", () => {
-  const check = compileSchema(SCHEMA);
+// The validator loads on first use; the synchronous compiler runs once it has.
+await loadValidator();
+
+test("compileSchema(): loads the validator, then compiles; an unusable schema rejects", async () => {
+  const check = await compileSchema(SCHEMA);
+  assertEquals(check({ n: 5 }), []);
+  const error = await compileSchema({ type: "objekt" }).then(() => undefined, (e) => e);
+  assertEquals((error as { reason?: string }).reason, "invalid_schema");
+});
+
+test("compileSchemaNow(): issues name the path, keyword, expected and got (table)", () => {
+  const check = compileSchemaNow(SCHEMA);
   const table: [unknown, SchemaIssue[]][] = [
     [{ n: 3 }, []],
     [{}, [{
@@ -78,7 +93,7 @@ test("compileSchema(): issues name the path, keyword, expected and got (table)",
   }
 });
 
-test("compileSchema(): schemas that cannot be used without a network (table)", () => {
+test("compileSchemaNow(): schemas that cannot be used without a network (table)", () => {
   const table: [unknown, string][] = [
     [{ properties: { a: { $ref: "https://example.com/a.json" } } }, "remote references"],
     [{ properties: { a: { $ref: "#/$defs/missing" } } }, "does not resolve"],
@@ -88,12 +103,12 @@ test("compileSchema(): schemas that cannot be used without a network (table)", (
     ["object", "not an object"],
   ];
   for (const [schema, message] of table) {
-    const error = assertThrows(() => compileSchema(schema), Error, message);
+    const error = assertThrows(() => compileSchemaNow(schema), Error, message);
     assertEquals((error as { reason?: string }).reason, "invalid_schema");
   }
   // Local references, anchors and $ids resolve; a property named like a keyword is data.
-  compileSchema({ $defs: { a: { $anchor: "x" } }, properties: { a: { $ref: "#x" } } });
-  compileSchema({ properties: { type: { type: "string" }, pattern: { type: "string" } } });
+  compileSchemaNow({ $defs: { a: { $anchor: "x" } }, properties: { a: { $ref: "#x" } } });
+  compileSchemaNow({ properties: { type: { type: "string" }, pattern: { type: "string" } } });
 });
 
 test("validate: bad arguments are refused before any request, with the issues as data", async () => {
