@@ -173,6 +173,8 @@ test("api types: the AI SDK takes the structural input schema as its own, and ru
   assertEquals(sent[0].inputSchema, input.jsonSchema);
 });
 
+const ESC = String.fromCharCode(27);
+
 /** Runs `deno check` on a module written next to this file, then removes it. */
 function checkProbe(source: string): Promise<{ ok: boolean; output: string }> {
   const file = new URL(`./_probe_${process.pid}_${Date.now()}.ts`, import.meta.url);
@@ -191,7 +193,7 @@ function checkProbe(source: string): Promise<{ ok: boolean; output: string }> {
       (error, stdout, stderr) =>
         resolve({
           ok: error === null,
-          output: `${stdout}${stderr}`.replace(/\x1b\[[0-9;]*m/g, ""),
+          output: `${stdout}${stderr}`.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), ""),
         }),
     );
   }).finally(() => rmSync(file, { force: true }));
