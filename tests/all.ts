@@ -23,6 +23,7 @@ import "./client/connection_test.ts";
 import "./client/faults_test.ts";
 import "./client/handshake_test.ts";
 import "./client/http_client_test.ts";
+import "./client/close_flush_test.ts";
 import "./client/http_retry_test.ts";
 import "./client/input_legacy_test.ts";
 import "./client/input_mrtr_test.ts";

@@ -17,6 +17,7 @@ import {
   type JsonRpcRequest,
 } from "../protocol/jsonrpc.ts";
 import { abortError, linkSignals } from "./_http.ts";
+import { clearTimer, startTimer, type Timer } from "../clock/timer.ts";
 import { counted } from "./census.ts";
 import {
   deleteSession,
@@ -40,6 +41,9 @@ import type {
 } from "./transport.ts";
 
 export type { LinkConfig } from "./_http_request.ts";
+
+/** How long `close()` lets notifications in flight (a last cancellation) finish. */
+const NOTIFY_GRACE_MS = 500;
 
 /** Opens a link: no network traffic happens until the first message. */
 export function openLink(config: LinkConfig, sink: TransportSink): TransportLink {
@@ -217,6 +221,18 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     return await readProbe(response, config.maxResponseBytes);
   }
 
+  /** Notifications being POSTed (a `notifications/cancelled` sent just before close). */
+  const notifying = new Set<Promise<void>>();
+
+  /** Lets the notifications in flight finish, for at most {@linkcode NOTIFY_GRACE_MS}. */
+  async function flushNotifications(): Promise<void> {
+    if (notifying.size === 0) return;
+    let timer: Timer | undefined;
+    const grace = new Promise<void>((resolve) => timer = startTimer(resolve, NOTIFY_GRACE_MS));
+    await Promise.race([Promise.allSettled([...notifying]), grace]);
+    clearTimer(timer);
+  }
+
   const link: TransportLink = {
     send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
       if (life.signal.aborted) return Promise.reject(closedError());
@@ -224,7 +240,10 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       if (sessionLost && !modern && !isInitialize(message)) {
         return Promise.reject(sessionExpiredError());
       }
-      return scoped(options, post, message, modern);
+      const sent = scoped(options, post, message, modern);
+      if (!("method" in message) || "id" in message) return sent;
+      notifying.add(sent);
+      return sent.finally(() => notifying.delete(sent));
     },
 
     setProtocol(next: LinkProtocol): void {
@@ -241,6 +260,8 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
 
     close(): Promise<void> {
       closing ??= (async () => {
+        // A cancellation sent just before close still reaches the server.
+        await flushNotifications();
         life.abort(closedError());
         for (const controller of owned) controller.abort(life.signal.reason);
         owned.clear();

@@ -75,13 +75,6 @@ Exit code 1 when the tool reports an error (isError).
             }
             : {}),
         });
-      } catch (error) {
-        if (ctx.signal.aborted) {
-          // The client announces the cancellation without waiting; closing at once could
-          // cut that off, so one round trip lets it reach the server first.
-          await client.ping({ timeout: 2_000 }).catch(() => {});
-        }
-        throw error;
       } finally {
         line.stop();
       }
