@@ -1,3 +1,4 @@
+#!/usr/bin/env bun
 /**
  * `@conduit/mcp/cli`: an MCP inspector for the terminal, built on the library's public API —
  * list a server's tools, prompts, resources and templates, call a tool with a live progress

@@ -14,6 +14,7 @@ import "./cache/target_test.ts";
 import "./cli/everything_test.ts";
 import "./cli/http_test.ts";
 import "./cli/parts_test.ts";
+import "./cli/bin_test.ts";
 import "./cli/readme_test.ts";
 import "./cli/tmux_test.ts";
 import "./cli/usage_test.ts";
