@@ -6,7 +6,7 @@
 
 import type { StreamableHttpOptions } from "../transports/streamable_http.ts";
 import type { Transport } from "../transports/transport.ts";
-import { httpOrTransport } from "./_target.ts";
+import { httpOrTransport } from "./target.ts";
 import { connectClient } from "./client.ts";
 import type { ClientOptions, McpClient } from "./types.ts";
 

@@ -7,53 +7,30 @@
  */
 
 import type { ClientOptions } from "../client/types.ts";
-import { stdio, type StdioOptions } from "../transports/stdio.ts";
-import { streamableHttp } from "../transports/streamable_http.ts";
+import { stdio, STDIO_KEYS, type StdioOptions } from "../transports/stdio.ts";
 import type { Transport } from "../transports/transport.ts";
+import { httpOrTransport } from "../client/target.ts";
 import type { HubServer } from "./types.ts";
 
 /** The keys of a stdio entry that go to the transport; the others are client options. */
-const STDIO_KEYS = new Set([
-  "command",
-  "args",
-  "env",
-  "inheritEnv",
-  "cwd",
-  "stderr",
-  "stderrTailBytes",
-  "maxMessageBytes",
-  "closeGracePeriod",
-  "terminateGracePeriod",
-  "spawn",
-]);
+const STDIO_TRANSPORT_KEYS = new Set(STDIO_KEYS);
 
 /** The keys of an HTTP entry that go to the transport. */
 const HTTP_KEYS = new Set(["url", "headers", "auth", "http"]);
 
-function isTransport(value: unknown): value is Transport {
-  const candidate = value as Partial<Transport> | null;
-  return typeof candidate === "object" && candidate !== null &&
-    typeof candidate.open === "function" && typeof candidate.kind === "string";
-}
-
+/** A URL entry's (or an entry's `url`) transport, with the entry's HTTP options. */
 function httpTransport(where: string, url: unknown, rest: Record<string, unknown>): Transport {
-  let parsed: URL;
-  try {
-    parsed = new URL(url as string | URL);
-  } catch {
+  if (typeof url !== "string" && !(url instanceof URL)) {
     throw new TypeError(`${where}.url must be a URL`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new TypeError(`${where}.url must be an http(s) URL, not ${parsed.protocol}`);
-  }
-  const http = (rest.http ?? {}) as Record<string, unknown>;
+  const http = rest.http ?? {};
   if (typeof http !== "object" || http === null) {
     throw new TypeError(`${where}.http must be an object`);
   }
-  const options = { ...http };
+  const options: Record<string, unknown> = { ...http };
   if (rest.headers !== undefined) options.headers = rest.headers;
   if (rest.auth !== undefined) options.auth = rest.auth;
-  return streamableHttp(parsed, options);
+  return httpOrTransport(url, options, `${where}.url`)!;
 }
 
 function split(entry: Record<string, unknown>, keys: Set<string>) {
@@ -79,7 +56,10 @@ export function clientOptionsFor(name: string, entry: HubServer): ClientOptions 
   if (typeof entry === "string" || entry instanceof URL) {
     return { transport: httpTransport(where, entry, {}) };
   }
-  if (isTransport(entry)) return { transport: entry };
+  const given = typeof entry === "object" && entry !== null && !(entry instanceof URL)
+    ? httpOrTransport(entry, undefined)
+    : undefined;
+  if (given !== undefined) return { transport: given };
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
     throw new TypeError(`${where} must be a URL, a { command } or { url } object or a transport`);
   }
@@ -90,14 +70,15 @@ export function clientOptionsFor(name: string, entry: HubServer): ClientOptions 
   }
   if ("transport" in record) {
     const { transport, ...client } = record;
-    if (!isTransport(transport)) throw new TypeError(`${where}.transport must be a transport`);
-    return { ...client, transport } as unknown as ClientOptions;
+    const given = typeof transport === "object" ? httpOrTransport(transport, undefined) : undefined;
+    if (given === undefined) throw new TypeError(`${where}.transport must be a transport`);
+    return { ...client, transport: given } as unknown as ClientOptions;
   }
   if (record.command !== undefined || type === "stdio") {
     if (type !== undefined && type !== "stdio") {
       throw new TypeError(`${where} has a command, so its type must be "stdio"`);
     }
-    const parts = split(record, STDIO_KEYS);
+    const parts = split(record, STDIO_TRANSPORT_KEYS);
     const transport = stdio(parts.transport as unknown as StdioOptions);
     return { ...parts.client, transport } as unknown as ClientOptions;
   }

@@ -99,7 +99,8 @@ const DEFAULTS = {
   closeGracePeriod: 2_000,
   terminateGracePeriod: 2_000,
 };
-const KEYS = [
+/** The keys of {@linkcode StdioOptions} (a hub entry's transport part is told apart by them). */
+export const STDIO_KEYS: readonly string[] = [
   "command",
   "args",
   "env",
@@ -114,7 +115,7 @@ function check(options: StdioOptions): Required<Omit<StdioOptions, "env" | "cwd"
   if (typeof options !== "object" || options === null) {
     throw new TypeError("stdio options must be an object");
   }
-  checkKeys(options, KEYS, "stdio options");
+  checkKeys(options, STDIO_KEYS, "stdio options");
   if (typeof options.command !== "string" || options.command === "") {
     throw new TypeError("command must be a non-empty string");
   }

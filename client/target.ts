@@ -1,5 +1,6 @@
 /**
- * Turns a `connect()` target into a transport (the part both entries share).
+ * Turns a `connect()` target into a transport: the part both entries share, and the hub's
+ * server entries (a URL or a transport) too.
  *
  * @module
  */
@@ -9,21 +10,22 @@ import type { Transport } from "../transports/transport.ts";
 
 /**
  * The transport for a URL or transport target, or `undefined` for anything else.
- * A string that is not an http(s) URL is a `TypeError`.
+ * A string that is not an http(s) URL is a `TypeError` whose message starts with `where`.
  */
 export function httpOrTransport(
   target: unknown,
   http: StreamableHttpOptions | undefined,
+  where = "Cannot connect",
 ): Transport | undefined {
   if (typeof target === "string" || target instanceof URL) {
     let url: URL;
     try {
       url = new URL(target);
     } catch {
-      throw new TypeError(`Cannot connect: "${String(target)}" is not a URL`);
+      throw new TypeError(`${where}: "${String(target)}" is not a URL`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new TypeError(`Cannot connect: unsupported URL scheme "${url.protocol}"`);
+      throw new TypeError(`${where}: unsupported URL scheme "${url.protocol}"`);
     }
     return streamableHttp(url, http);
   }
