@@ -13,7 +13,7 @@ import type { Governance, Scope } from "../governance/pipeline.ts";
 import { isObject } from "./_json.ts";
 import type { ListingMethods } from "./_client_lists.ts";
 import type { ClientCache } from "./changes/cache.ts";
-import { nonEmpty } from "./requests/_checks.ts";
+import { checkCaller, nonEmpty } from "./requests/_checks.ts";
 import type { McpClient, ServerInfo, Tool, ToolViewOptions } from "./types.ts";
 
 /** What the governed methods wrap. */
@@ -51,14 +51,7 @@ export type GovernedMethods = Pick<
 function caller(options: ToolViewOptions | undefined): ToolViewOptions {
   if (options === undefined) return {};
   if (!isObject(options)) throw new TypeError("options must be an object");
-  const { principal, assigns } = options;
-  if (principal !== undefined && typeof principal !== "string") {
-    throw new TypeError('option "principal" must be a string');
-  }
-  if (assigns !== undefined && !isObject(assigns)) {
-    throw new TypeError('option "assigns" must be an object');
-  }
-  return { principal, assigns };
+  return checkCaller(options);
 }
 
 /**

@@ -84,13 +84,28 @@ export function nonEmpty(name: string, value: unknown): string {
  */
 export function checkCallOptions(options: CallOptions | undefined): CallOptions {
   const opts = checkOptions(options, ["assigns", "principal"]);
-  if (opts.assigns !== undefined && !isObject(opts.assigns)) {
+  checkCaller(opts);
+  return opts;
+}
+
+/**
+ * Checks whom a call is for: `principal` a string and `assigns` an object, when given.
+ *
+ * @param options The caller's options.
+ * @returns `{ principal, assigns }` alone.
+ * @throws {TypeError} Naming the bad option.
+ */
+export function checkCaller(
+  options: { principal?: unknown; assigns?: unknown },
+): { principal?: string; assigns?: Record<string, unknown> } {
+  const { principal, assigns } = options;
+  if (assigns !== undefined && !isObject(assigns)) {
     throw new TypeError('option "assigns" must be an object');
   }
-  if (opts.principal !== undefined && typeof opts.principal !== "string") {
+  if (principal !== undefined && typeof principal !== "string") {
     throw new TypeError('option "principal" must be a string');
   }
-  return opts;
+  return { principal, assigns } as { principal?: string; assigns?: Record<string, unknown> };
 }
 
 /**
