@@ -62,3 +62,22 @@ test("item 30: a legacy task whose create answer comes after the timeout is canc
   // The call itself was cancelled as any timed-out request is.
   assertEquals(inner.count("notifications/cancelled"), 1);
 });
+
+test("item 30: a legacy task whose create answer comes after the caller aborted is cancelled", async () => {
+  const { inner, server } = lateCreates(100);
+  const client = createClient({
+    transport: inProcess(server),
+    reconnect: FAST,
+    protocol: "legacy",
+  });
+  await using _ = client;
+  await client.ready();
+  const controller = new AbortController();
+  const calling = mcpError(
+    client.callTool("opt", {}, { task: "await", signal: controller.signal }),
+  );
+  setTimeout(() => controller.abort(), 20);
+  assertEquals((await calling).kind, "cancelled");
+  await waitFor(() => inner.count("tasks/cancel") === 1, "tasks/cancel of the late task", 2_000);
+  assertEquals(inner.count("tasks/get") + inner.count("tasks/result"), 0, "nothing awaits it");
+});
