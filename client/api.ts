@@ -170,13 +170,16 @@ export interface McpClient extends TaskMethods {
     params?: Record<string, unknown>,
     options?: RequestOptions,
   ): Promise<Record<string, unknown>>;
-  /** Lists one page of tools. */
+  /**
+   * Lists one page of tools, always asking the server: a page is never cached, and never
+   * fills or changes the cached listing of `listAllTools` (`cachedTools()`).
+   */
   listTools(options?: ListOptions): Promise<ToolsPage>;
-  /** Lists one page of prompts. */
+  /** Lists one page of prompts, always asking the server, as `listTools` does. */
   listPrompts(options?: ListOptions): Promise<PromptsPage>;
-  /** Lists one page of resources. */
+  /** Lists one page of resources, always asking the server, as `listTools` does. */
   listResources(options?: ListOptions): Promise<ResourcesPage>;
-  /** Lists one page of resource templates. */
+  /** Lists one page of resource templates, always asking the server, as `listTools` does. */
   listResourceTemplates(options?: ListOptions): Promise<ResourceTemplatesPage>;
   /**
    * Lists every tool, following `nextCursor`, through the cache: a fresh listing (every page
@@ -284,7 +287,9 @@ export interface McpClient extends TaskMethods {
   /**
    * Receives server notifications (not progress); returns the unsubscribe function. From the
    * first listener on, the client follows every list change the server declares (in the
-   * modern era, by asking for them on its `subscriptions/listen`).
+   * modern era, by asking for them on its `subscriptions/listen`). A listener subscribed
+   * twice is one listener, as with `addEventListener`: it hears each notification once, and
+   * either returned function removes it.
    */
   subscribeNotifications(listener: NotificationListener): () => void;
   /**

@@ -14,7 +14,10 @@ export const ITERATOR_BUFFER = 1_000;
 export interface NotificationHub<T = ServerNotification> {
   /** Delivers one notification to every listener and iterator. */
   publish(notification: T): void;
-  /** Adds a listener; returns the function that removes it. */
+  /**
+   * Adds a listener; returns the function that removes it. The same listener added twice is
+   * one listener (it hears each notification once; either function removes it).
+   */
   subscribe(listener: (notification: T) => void): () => void;
   /** An iterator over notifications from now on. */
   iterate(options?: { signal?: AbortSignal }): AsyncIterableIterator<T>;

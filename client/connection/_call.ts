@@ -33,6 +33,8 @@ export interface CallOptions {
   onProgress?: (progress: Progress) => void;
   /** Announce cancellation with `notifications/cancelled` where the era uses it. */
   cancellable?: boolean;
+  /** Hears the answer that comes after the call timed out or was aborted. */
+  onLateAnswer?: (result: JsonObject) => void;
 }
 
 /** When a timed request expires; {@linkcode deadlineClock} watches it. */
@@ -145,6 +147,8 @@ export interface CallCore {
   /** Whether the call's cancellation is announced with `notifications/cancelled` now. */
   cancels(call: Call): boolean;
   notify(method: string, params?: JsonObject): Promise<void>;
+  /** The call, sent, timed out or was aborted: it may still hear its answer. */
+  gaveUp(call: Call): void;
 }
 
 /**
@@ -242,13 +246,16 @@ export class Call implements Deadline {
         reason: this.ceiling ? "max_total_timeout" : "request_timeout",
       }),
     );
-    if (sent) this.cancelRemote("Request timed out");
+    if (!sent) return;
+    this.cancelRemote("Request timed out");
+    this.core.gaveUp(this);
   }
 
   aborted(): void {
     const signal = this.opts.signal;
     this.fail(cancelledError(this.method, signal));
     this.cancelRemote(abortText(signal?.reason));
+    this.core.gaveUp(this);
   }
 
   private settle(): void {

@@ -25,6 +25,12 @@ export interface ConnectionRequestOptions extends RequestOptions {
   progress?: boolean;
   /** The request's span, when the client traces (its id and retries are recorded on it). */
   trace?: TraceScope;
+  /**
+   * Hears the request's answer when it comes after the request timed out or its caller
+   * aborted (within a few seconds): for a request whose answer may name something the server
+   * made, which the caller then undoes (a late task is cancelled).
+   */
+  onLateAnswer?: (result: JsonObject) => void;
 }
 
 /** What the connection tells the client about. */

@@ -25,6 +25,7 @@ import type { SendOptions } from "../../transports/transport.ts";
 import { counted } from "../../transports/census.ts";
 import { asMcpError, cancelledError } from "../_errors.ts";
 import { Call, type CallCore, deadlineClock } from "./_call.ts";
+import { lateAnswers } from "./_late.ts";
 import type { Progress, RequestOptions } from "../types.ts";
 import type { TraceScope } from "../../tracing/hooks.ts";
 
@@ -58,6 +59,12 @@ export interface SessionRequestOptions extends RequestOptions {
   cancellable?: boolean;
   /** The request's span, when the client traces: told the id the request goes out with. */
   trace?: TraceScope;
+  /**
+   * Hears the request's answer when it comes after the request timed out or its caller
+   * aborted (within a few seconds): for a request whose answer may name something the server
+   * made, which the caller then undoes (a late task is cancelled).
+   */
+  onLateAnswer?: (result: JsonObject) => void;
 }
 
 /** One link's request bookkeeping. */
@@ -100,6 +107,7 @@ export function createSession(options: SessionOptions): Session {
   let ended: McpError | undefined;
   let lastId = 0;
   const clock = deadlineClock(() => pending.values());
+  const late = lateAnswers();
 
   const notify = (method: string, params?: JsonObject): Promise<void> => {
     if (ended) return Promise.reject(ended);
@@ -115,6 +123,10 @@ export function createSession(options: SessionOptions): Session {
     clock,
     cancels: (call) => call.opts.cancellable !== false && !ended && options.cancelByNotification(),
     notify,
+    gaveUp(call) {
+      const hear = call.opts.onLateAnswer;
+      if (hear !== undefined && !ended) late.keep(call.id, hear);
+    },
   };
 
   const request = (
@@ -188,11 +200,15 @@ export function createSession(options: SessionOptions): Session {
     },
     handle(message) {
       if (isResult(message)) {
-        if (typeof message.id === "number") pending.get(message.id)?.succeed(message.result);
+        if (typeof message.id !== "number") return;
+        const entry = pending.get(message.id);
+        if (entry !== undefined) entry.succeed(message.result);
+        else late.take(message.id, message.result);
         return;
       }
       if (isErrorResponse(message)) {
         const entry = typeof message.id === "number" ? pending.get(message.id) : undefined;
+        if (entry === undefined && typeof message.id === "number") late.take(message.id, undefined);
         const { code, message: text, data } = message.error;
         entry?.fail(
           new McpError(`${entry.method} failed: ${text} (${code})`, {
@@ -218,6 +234,7 @@ export function createSession(options: SessionOptions): Session {
       ended ??= error;
       for (const entry of [...pending.values()]) entry.fail(error);
       clock.stop();
+      late.clear();
     },
     nextId: () => ++lastId,
     pending: () => pending.size,

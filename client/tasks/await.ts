@@ -1,6 +1,9 @@
 /**
  * Awaiting a server task to its end, in both eras. Modern: `tasks/get` no faster than the
- * task's current `pollIntervalMs`, its `input_required` requests answered with the client's
+ * task's current `pollIntervalMs` (the first one too: awaiting a {@linkcode Task}, such as the
+ * create answer, whose status is `working`, waits its `pollIntervalMs` before the first poll,
+ * since the server just said how it stands; a bare task id is polled at once), its
+ * `input_required` requests answered with the client's
  * handler (`tasks/update` with `inputResponses`, each key once), pushed `notifications/tasks`
  * taken in place of a poll. Legacy: one `tasks/result` kept open for the whole wait (the server
  * delivers the task's input requests, tagged with the related-task `_meta`, only while one is
@@ -54,6 +57,8 @@ interface Run {
   report(task: Task): void;
   inbox: Inbox;
   interval: number | undefined;
+  /** The task as given by the caller (the create answer, say), when it was. */
+  given?: Task;
 }
 
 /**
@@ -104,6 +109,7 @@ export async function awaitTask(
     report: reporter(ctx, opts.onStatus, given),
     inbox,
     interval: given?.pollIntervalMs,
+    given,
   };
   try {
     if (stop.signal.aborted) throw stop.signal.reason;
@@ -135,6 +141,13 @@ async function awaitModern(run: Run): Promise<ToolResult> {
   const { ctx, taskId, signal } = run;
   const answered = new Set<string>();
   let pushed: JsonObject | undefined;
+  // A working task the caller holds is how the server said it stands just now: the first
+  // poll keeps to its interval like every other.
+  if (run.given?.status === "working") {
+    pushed = await run.inbox.next(pollDelay(run, run.given), signal);
+    if (signal.aborted) throw signal.reason;
+    if (pushed !== undefined && pushed.status === undefined) pushed = undefined;
+  }
   for (;;) {
     const detailed = pushed ??
       await taskRequest(ctx, "tasks/get", { taskId }, { signal, timeout: run.left() });

@@ -7,12 +7,17 @@
  * `task` is given), `"optional"` only with `task`, otherwise never. The tool's definition
  * comes from the cached listing, or from one listing when there is none.
  *
+ * A legacy task-augmented call that times out (or whose caller aborts) before the server's
+ * create answer is cancelled as any request is, and still hears that answer for a few seconds
+ * (the connection's `onLateAnswer`): a task it names is sent `tasks/cancel`, so a server that
+ * creates the task anyway leaves none running that nobody awaits.
+ *
  * @module
  */
 
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { isTask, type Task, TASKS_EXTENSION } from "../../protocol/tasks.ts";
+import { isTask, parseTask, type Task, TASKS_EXTENSION } from "../../protocol/tasks.ts";
 import { isObject } from "../_json.ts";
 import { checkCallOptions, nonEmpty, requestOptions } from "../requests/_checks.ts";
 import { requestWithInput } from "../requests/mrtr.ts";
@@ -20,6 +25,10 @@ import { callTool, toolResult } from "../requests/requests.ts";
 import type { CallOptions, TaskMode, ToolCallOptions, ToolResult } from "../types.ts";
 import { type TaskContext, taskOf, withTasksMeta } from "./_context.ts";
 import { awaitTask } from "./await.ts";
+import { cancelTask } from "./tasks.ts";
+
+/** The longest wait for the cancel of a task whose create answer came late, in ms. */
+const LATE_CANCEL_WAIT = 5_000;
 
 /** A legacy tool's `execution.taskSupport` (`"forbidden"` when absent or unknown). */
 export type TaskSupport = "forbidden" | "optional" | "required";
@@ -150,7 +159,11 @@ async function settle(
   });
 }
 
-/** A legacy task-augmented `tools/call`: the created task (or a direct result). */
+/**
+ * A legacy task-augmented `tools/call`: the created task (or a direct result). An answer
+ * that comes after the call timed out or was aborted still names a task the server runs: it
+ * is cancelled.
+ */
 async function legacyTaskCall(
   ctx: TaskContext,
   name: string,
@@ -159,8 +172,19 @@ async function legacyTaskCall(
   ttl: number | undefined,
 ): Promise<ToolResult | Task> {
   const params = { name, arguments: args ?? {}, task: ttl === undefined ? {} : { ttl } };
-  const result = await ctx.requester.request("tools/call", params, requestOptions(call));
+  const result = await ctx.requester.request("tools/call", params, {
+    ...requestOptions(call),
+    onLateAnswer: (late) => cancelLate(ctx, late),
+  });
   return isObject(result.task) ? taskOf("tools/call", result.task) : toolResult(result);
+}
+
+/** Cancels the task a late create answer names (the caller no longer waits for it). */
+function cancelLate(ctx: TaskContext, late: JsonObject): void {
+  const task = isObject(late.task) ? parseTask(late.task) : undefined;
+  if (task === undefined || typeof task === "string") return;
+  cancelTask(ctx, task.taskId, { timeout: Math.min(ctx.requestTimeout, LATE_CANCEL_WAIT) })
+    .catch(() => {});
 }
 
 /** A `-32021` asking for the tasks extension, said clearly (reason `task_required`). */

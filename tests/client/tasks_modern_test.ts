@@ -188,13 +188,14 @@ test("modern tasks: pushed notifications/tasks on a listen stand in for the next
         task.taskId,
       );
     });
-  await waitFor(() => listen() !== undefined && sent(server, "tasks/get").length > 0, "the listen");
+  // The task given is working: the first poll too waits its interval, so the push comes first.
+  await waitFor(() => listen() !== undefined, "the listen");
   assert(declared(listen()!), "the listen declared the tasks extension");
   const kept = server.tasks.get(task.taskId)!;
   kept.status = "completed";
   assertEquals(server.push(task.taskId), 1);
   assertEquals(text(await awaiting), "forever done {}");
-  assertEquals(sent(server, "tasks/get").length, 1);
+  assertEquals(sent(server, "tasks/get").length, 0);
 });
 
 test("modern tasks: an input_required round before the task keeps the extension declared", async () => {
