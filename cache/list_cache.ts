@@ -112,6 +112,7 @@ export function createListCache<T, O>(deps: ListCacheDeps<O>): ListCache<T, O> {
   const load = async (options: O, useStore: boolean, storeOnly = false): Promise<T[]> => {
     if (forgetting) await forgetting;
     const started = { epoch, identity };
+    const sentAs = await results.stamp(); // a save after new credentials is dropped
     const fetched: [string | undefined, JsonObject][] = [];
     let storedPages = 0;
     let scopes = true;
@@ -154,7 +155,8 @@ export function createListCache<T, O>(deps: ListCacheDeps<O>): ListCache<T, O> {
     const era = deps.era();
     for (const [cursor, result] of fetched) {
       if (epoch !== started.epoch || identity !== started.identity) break;
-      await results.save(method, params(cursor), result, policyOf(result, era, deps.legacyTtlMs));
+      const policy = policyOf(result, era, deps.legacyTtlMs);
+      await results.save(method, params(cursor), result, policy, sentAs);
     }
     if (identity === started.identity) {
       items = listed as T[];
