@@ -6,7 +6,8 @@
  * - `cacheScope: "public"` results go under the server's public partition, shared by every
  *   identity and every process using the store. `"private"` results (and results without a
  *   scope) go under the credentials' identity; without a known identity (an `auth` function
- *   with no `credentialId`) they are neither stored nor served.
+ *   or a custom `fetch` with no `credentialId`, OAuth before its tokens, a stdio server that
+ *   inherits the whole environment) they are neither stored nor served.
  * - Legacy results carry no `ttlMs`: they are kept for the `legacyTtlMs` the caller passes
  *   (default 0: not at all), under the identity.
  * - A store that fails makes every operation a miss (one warning; see `_guard.ts`).

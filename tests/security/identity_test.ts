@@ -5,10 +5,18 @@ import { memoryStore } from "../../cache/memory.ts";
 import { createClientCache } from "../../client/changes/cache.ts";
 import type { Transport } from "../../transports/transport.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { assert, assertEquals, test } from "../_harness.ts";
+import { redisStore } from "../../cache/redis.ts";
+import { connectClient } from "../../client/client.ts";
+import { stdio } from "../../transports/stdio.ts";
+import { type FetchLike, streamableHttp } from "../../transports/streamable_http.ts";
+import { assert, assertEquals, assertNotEquals, test } from "../_harness.ts";
+import { startRedis } from "../cache/_redis.ts";
+import { FAST } from "../client/_helpers.ts";
+import { startHttpFixture } from "../fixtures/http_server.ts";
+import { startOAuthFixture } from "../fixtures/oauth_server.ts";
 import { cacheOver, fakeRequester, toolsPage } from "../cache/_helpers.ts";
 
-const PRIVATE = { ttlMs: 60_000, cacheScope: "private" };
+const PRIVATE = { ttlMs: 60_000, cacheScope: "private" as const };
 
 /** A requester whose answers wait until `release()`; `sent` resolves at the first request. */
 function heldRequester(answer: (method: string) => JsonObject) {
@@ -78,4 +86,118 @@ test("item 14: a listing that arrives after new credentials is not kept for the 
   const tools = await cacheOver(bob, { store, identity: "bob" }).listAll("tools");
   assertEquals(bob.calls.length, 1, "bob's listing goes to the server");
   assert(tools.every((tool) => tool.name !== "alices_tool"));
+});
+
+/** Counts the requests of `methods` the fixture's server received. */
+function counter(fixture: { core: { methods(): string[] } }, ...methods: string[]) {
+  return () => fixture.core.methods().filter((m) => methods.includes(m)).length;
+}
+
+/** A custom `fetch` that carries a user's credentials in a header of its own. */
+function userFetch(user: string): FetchLike {
+  return (input, init) => {
+    const request = new Request(input, init);
+    request.headers.set("x-user-token", `token-of-${user}`);
+    return fetch(request);
+  };
+}
+
+test("item 12: a custom fetch that carries credentials never serves Bob Alice's private readResource", async () => {
+  await using fixture = await startHttpFixture({ core: PRIVATE });
+  const store = memoryStore();
+  const reads = counter(fixture, "resources/read");
+  const connect = (user: string) =>
+    connectClient({
+      transport: streamableHttp(fixture.url, { fetch: userFetch(user) }),
+      reconnect: FAST,
+      cache: store,
+    });
+  await using alice = await connect("alice");
+  await alice.readResource("test://resource1");
+  await alice.readResource("test://resource1");
+  assertEquals(reads(), 2, "no identity is known: alice's private read is not kept either");
+  await using bob = await connect("bob");
+  await bob.readResource("test://resource1");
+  assertEquals(reads(), 3, "bob's read goes to the server");
+  // Named, the identity is the caller's to give.
+  await using named = await connectClient({
+    transport: streamableHttp(fixture.url, { fetch: userFetch("carol"), credentialId: "carol" }),
+    reconnect: FAST,
+    cache: store,
+  });
+  await named.readResource("test://resource1");
+  await named.readResource("test://resource1");
+  assertEquals(reads(), 4);
+});
+
+test("item 13: two client-credentials tenants on one Redis never share private results", async () => {
+  await using upstream = await startHttpFixture({ core: PRIVATE });
+  await using as = await startOAuthFixture({
+    clients: { "tenant-a": "secret-a", "tenant-b": "secret-b" },
+  }, {
+    upstream: upstream.url,
+  });
+  const redis = await startRedis();
+  try {
+    const { command } = await redis.client();
+    const store = redisStore(command);
+    const listed = counter(upstream, "tools/list");
+    const connect = (clientId: string, clientSecret: string) =>
+      connectClient({
+        transport: streamableHttp(as.url, {
+          auth: { clientCredentials: { clientId, clientSecret } },
+        }),
+        reconnect: FAST,
+        cache: store,
+      });
+    {
+      await using a = await connect("tenant-a", "secret-a");
+      await a.listAllTools();
+      assertEquals(listed(), 1);
+    }
+    {
+      await using b = await connect("tenant-b", "secret-b");
+      await b.listAllTools();
+      assertEquals(listed(), 2, "tenant b's listing goes to the server");
+    }
+    {
+      await using again = await connect("tenant-a", "secret-a");
+      await again.listAllTools();
+      assertEquals(listed(), 2, "tenant a, in another client, is served its own listing");
+    }
+  } finally {
+    await redis.close();
+  }
+});
+
+test("item 15: static headers are part of the server's key: a public result is not another configuration's", async () => {
+  await using fixture = await startHttpFixture({ core: { ttlMs: 60_000, cacheScope: "public" } });
+  const store = memoryStore();
+  const listed = counter(fixture, "tools/list");
+  const connect = (team: string) =>
+    connectClient({
+      transport: streamableHttp(fixture.url, { headers: { "x-team": team } }),
+      reconnect: FAST,
+      cache: store,
+    });
+  await using docs = await connect("docs");
+  await docs.listAllTools();
+  await using ops = await connect("ops");
+  await ops.listAllTools();
+  assertEquals(listed(), 2, "another header, another server");
+  const a = await streamableHttp(fixture.url, { headers: { "x-team": "docs" } }).cacheTarget!();
+  assert(!JSON.stringify(a).includes("docs"), "the key holds digests only");
+});
+
+test("item 15: a stdio server's env and cwd are part of its key, and inheriting everything has no identity", async () => {
+  const target = (options: Parameters<typeof stdio>[0]) => stdio(options).cacheTarget!();
+  const a = await target({ command: "srv", env: { REGION: "eu" } });
+  const b = await target({ command: "srv", env: { REGION: "us" } });
+  assertNotEquals(a.server, b.server, "the env changes what the server returns");
+  const here = await target({ command: "srv", cwd: "/srv/a" });
+  const there = await target({ command: "srv", cwd: "/srv/b" });
+  assertNotEquals(here.server, there.server);
+  const all = await target({ command: "srv", inheritEnv: "all" });
+  assertEquals(all.identity, undefined, "the whole environment is unseen credentials");
+  assert(!JSON.stringify(a).includes("eu"));
 });
