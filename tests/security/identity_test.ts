@@ -6,7 +6,7 @@ import { createClientCache } from "../../client/changes/cache.ts";
 import type { Transport } from "../../transports/transport.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { redisStore } from "../../cache/redis.ts";
-import { connectClient } from "../../client/client.ts";
+import { connectClient, createClient } from "../../client/client.ts";
 import { stdio } from "../../transports/stdio.ts";
 import { type FetchLike, streamableHttp } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, assertNotEquals, test } from "../_harness.ts";
@@ -200,4 +200,39 @@ test("item 15: a stdio server's env and cwd are part of its key, and inheriting 
   const all = await target({ command: "srv", inheritEnv: "all" });
   assertEquals(all.identity, undefined, "the whole environment is unseen credentials");
   assert(!JSON.stringify(a).includes("eu"));
+});
+
+test("item 28: setAuth during an interactive OAuth login abandons it and logs in with the new credentials", async () => {
+  await using upstream = await startHttpFixture();
+  await using as = await startOAuthFixture({}, { upstream: upstream.url });
+  const redirectUri = "http://127.0.0.1:9/callback";
+  const waiting: URL[] = [];
+  const client = createClient({
+    transport: streamableHttp(as.url, {
+      auth: { oauth: { redirectUri, onAuthorizationUrl: (url) => void waiting.push(url) } },
+    }),
+    reconnect: FAST,
+  });
+  try {
+    while (waiting.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const followed: URL[] = [];
+    await client.setAuth({
+      oauth: {
+        redirectUri,
+        principal: "bob",
+        onAuthorizationUrl: async (url) => {
+          followed.push(url);
+          const response = await fetch(url, { redirect: "manual" });
+          await response.body?.cancel();
+          return new URL(response.headers.get("location")!, url).href;
+        },
+      },
+    });
+    assertEquals(client.status().state, "ready");
+    assertEquals(followed.length, 1, "a login started for the new credentials");
+    const result = await client.callTool("echo", { message: "as bob" });
+    assertEquals(result.content[0].text, "as bob");
+  } finally {
+    await client.close();
+  }
 });
