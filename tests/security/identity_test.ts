@@ -236,3 +236,20 @@ test("item 28: setAuth during an interactive OAuth login abandons it and logs in
     await client.close();
   }
 });
+
+test("item 32: without a known identity a legacy listing is never served again, even with listChanged", async () => {
+  const requester = fakeRequester(() => toolsPage(["private_tool"]), "legacy");
+  const cache = cacheOver(requester, {
+    identity: undefined,
+    listChanged: true,
+    legacyTtlMs: 60_000,
+  });
+  await cache.listAll("tools");
+  await cache.listAll("tools");
+  assertEquals(requester.calls.length, 2, "whoever the auth function names now is asked for");
+  const known = fakeRequester(() => toolsPage(["private_tool"]), "legacy");
+  const named = cacheOver(known, { identity: "alice", listChanged: true });
+  await named.listAll("tools");
+  await named.listAll("tools");
+  assertEquals(known.calls.length, 1, "a known identity keeps the session's listing");
+});
