@@ -10,6 +10,7 @@ import { connectClient, createClient } from "../../client/client.ts";
 import { stdio } from "../../transports/stdio.ts";
 import { type FetchLike, streamableHttp } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, assertNotEquals, test } from "../_harness.ts";
+import { withClientCredentials } from "../../oauth/middleware.ts";
 import { startRedis } from "../cache/_redis.ts";
 import { FAST } from "../client/_helpers.ts";
 import { startHttpFixture } from "../fixtures/http_server.ts";
@@ -167,6 +168,41 @@ test("item 13: two client-credentials tenants on one Redis never share private r
     }
   } finally {
     await redis.close();
+  }
+});
+
+test("item 12: a fetch made by the OAuth middleware is named by its tokens, per tenant", async () => {
+  await using upstream = await startHttpFixture({ core: PRIVATE });
+  await using as = await startOAuthFixture({
+    clients: { "tenant-a": "secret-a", "tenant-b": "secret-b" },
+  }, {
+    upstream: upstream.url,
+  });
+  const store = memoryStore();
+  const listed = counter(upstream, "tools/list");
+  const connect = (clientId: string, clientSecret: string) =>
+    connectClient({
+      transport: streamableHttp(as.url, {
+        fetch: withClientCredentials({ clientId, clientSecret })((input, init) =>
+          fetch(input, init)
+        ),
+      }),
+      reconnect: FAST,
+      cache: store,
+    });
+  {
+    await using a = await connect("tenant-a", "secret-a");
+    await a.listAllTools();
+  }
+  {
+    await using b = await connect("tenant-b", "secret-b");
+    await b.listAllTools();
+    assertEquals(listed(), 2, "tenant b's listing goes to the server");
+  }
+  {
+    await using again = await connect("tenant-a", "secret-a");
+    await again.listAllTools();
+    assertEquals(listed(), 2, "the middleware's tokens name tenant a again");
   }
 });
 
