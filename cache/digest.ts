@@ -56,6 +56,11 @@ export interface CacheTarget {
    * never served from the cache.
    */
   identity: string | undefined;
+  /**
+   * The identity may change without new credentials (an OAuth login brings the token's
+   * issuer, client and subject): the target is asked again on every operation.
+   */
+  live?: boolean;
 }
 
 let counter = 0;

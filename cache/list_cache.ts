@@ -10,7 +10,9 @@
  *   not; `warm()` fills it from the store alone (what `ready()` does);
  * - a legacy listing from a server that declares `listChanged` for the list stays fresh
  *   until the matching `list_changed`, a reconnect or the session's end (in this process:
- *   the session is this client's); other legacy listings follow `legacyTtlMs`;
+ *   the session is this client's), when the identity is known (an `auth` function without
+ *   `credentialId` may name another user next time); other legacy listings follow
+ *   `legacyTtlMs`;
  * - `changed()` (a `list_changed`) deletes the stored pages and, when the list was listed
  *   before, loads it again in the background once;
  * - an invalid cursor (`-32602` for a cursor) drops every page and lists again from the
@@ -112,6 +114,7 @@ export function createListCache<T, O>(deps: ListCacheDeps<O>): ListCache<T, O> {
   const load = async (options: O, useStore: boolean, storeOnly = false): Promise<T[]> => {
     if (forgetting) await forgetting;
     const started = { epoch, identity };
+    const sentAs = await results.stamp(); // a save after new credentials is dropped
     const fetched: [string | undefined, JsonObject][] = [];
     let storedPages = 0;
     let scopes = true;
@@ -154,14 +157,16 @@ export function createListCache<T, O>(deps: ListCacheDeps<O>): ListCache<T, O> {
     const era = deps.era();
     for (const [cursor, result] of fetched) {
       if (epoch !== started.epoch || identity !== started.identity) break;
-      await results.save(method, params(cursor), result, policyOf(result, era, deps.legacyTtlMs));
+      const policy = policyOf(result, era, deps.legacyTtlMs);
+      await results.save(method, params(cursor), result, policy, sentAs);
     }
     if (identity === started.identity) {
       items = listed as T[];
       publicListing = scopes;
       // Only a listing this session fetched is fresh until the session's next change.
+      // Never without a known identity: an `auth` function may name someone else next time.
       sessionFresh = era === "legacy" && epoch === started.epoch && storedPages === 0 &&
-        deps.listChanged();
+        sentAs.identity !== undefined && deps.listChanged();
     }
     return listed as T[];
   };

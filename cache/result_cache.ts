@@ -6,10 +6,15 @@
  * - `cacheScope: "public"` results go under the server's public partition, shared by every
  *   identity and every process using the store. `"private"` results (and results without a
  *   scope) go under the credentials' identity; without a known identity (an `auth` function
- *   with no `credentialId`) they are neither stored nor served.
+ *   or a custom `fetch` with no `credentialId`, OAuth before its tokens, a stdio server that
+ *   inherits the whole environment) they are neither stored nor served.
  * - Legacy results carry no `ttlMs`: they are kept for the `legacyTtlMs` the caller passes
  *   (default 0: not at all), under the identity.
  * - A store that fails makes every operation a miss (one warning; see `_guard.ts`).
+ * - A save names the {@linkcode ResultCache.stamp} taken when its request was sent: when the
+ *   credentials changed since (a `retarget`, or a live target's identity moved), the result
+ *   is dropped, so no answer meant for one identity is kept under the next one.
+ * - A `live` target (an OAuth identity, known once tokens are) is asked on every operation.
  *
  * Keys: `["v1", server, "public", method, params]` and
  * `["v1", server, "private", identity, method, params]`, every part a digest or a name.
@@ -43,6 +48,14 @@ export interface ResultCacheOptions {
   warn(message: string): void;
 }
 
+/** Who a request was sent as: taken by {@linkcode ResultCache.stamp}, checked by a save. */
+export interface SentAs {
+  /** The credentials' generation (bumped by each `retarget`). */
+  generation: number;
+  /** The identity then. */
+  identity: string | undefined;
+}
+
 /** The result cache of a client. */
 export interface ResultCache {
   /** A fresh result of `method` with `params`, or `undefined`. */
@@ -53,7 +66,10 @@ export interface ResultCache {
     params: JsonObject | undefined,
     result: JsonObject,
     policy: CachePolicy | undefined,
+    sentAs?: SentAs,
   ): Promise<void>;
+  /** Who a request sent now is sent as (pass it to `save`). */
+  stamp(): Promise<SentAs>;
   /** Forgets the result of `method` with `params` (every result of `method` without them). */
   forget(method: string, params?: JsonObject): Promise<void>;
   /** The identity now (asked of the target). */
@@ -97,11 +113,15 @@ export function createResultCache(options: ResultCacheOptions): ResultCache {
   const store = guardStore(options.store, options.warn);
   let target: Promise<CacheTarget> | undefined;
   let known: CacheTarget | undefined; // the target, once resolved (a hit then costs no await)
+  let generation = 0; // bumped by retarget: a save of a request sent before is dropped
   const current = (): Promise<CacheTarget> | CacheTarget => {
     if (known !== undefined) return known;
     const asked = target ??= options.target();
     asked.then((t) => {
-      if (target === asked) known = t;
+      if (target === asked) {
+        if (t.live === true) target = undefined;
+        else known = t;
+      }
     }, () => {});
     return asked;
   };
@@ -160,10 +180,16 @@ export function createResultCache(options: ResultCacheOptions): ResultCache {
       if (other !== undefined) lastScope.set(method, second);
       return other;
     },
-    async save(method, params, result, policy) {
+    async save(method, params, result, policy, sentAs) {
       if (policy === undefined || policy.ttlMs <= 0) return;
-      lastScope.set(method, policy.scope);
+      if (sentAs !== undefined && sentAs.generation !== generation) return;
       const t = await current();
+      if (
+        sentAs !== undefined && (sentAs.generation !== generation || t.identity !== sentAs.identity)
+      ) {
+        return; // the credentials changed while the request was out
+      }
+      lastScope.set(method, policy.scope);
       const p = await paramsName(params);
       if (policy.scope === "public") {
         return store.set(publicKey(t, method, p), result, policy.ttlMs);
@@ -183,12 +209,18 @@ export function createResultCache(options: ResultCacheOptions): ResultCache {
       );
     },
     identity: async () => (await current()).identity,
+    async stamp() {
+      const at = generation;
+      const { identity } = await current();
+      return { generation: at, identity };
+    },
     async purgePrivate(identity) {
       if (identity === undefined) return;
       const t = await current();
       await store.deletePrefix(["v1", t.server, "private", identity]);
     },
     retarget() {
+      generation++;
       target = undefined;
       known = undefined;
     },

@@ -1,6 +1,7 @@
 /**
  * Private: the client's credential methods (`authorized`, `handleCallback`, `setAuth`),
- * handed to the transport's own controls.
+ * handed to the transport's own controls. `setAuth` reconnects as `reconnect()` does, and
+ * starts doing so before the old credentials' login, abandoned, can close the client.
  *
  * @module
  */
@@ -50,11 +51,16 @@ export function authMethods(
         throw new TypeError("setAuth: options must be an object");
       }
       const before = await cache.identity();
+      const open = connection.status().state !== "closed";
       http.setAuth(auth, options); // checks the form: TypeError when it is not one
+      // At once: a login the old credentials left waiting is abandoned (its request fails
+      // with `authorization_abandoned`), and that failure must meet a stopped attempt, not a
+      // connect loop that would give up on it.
+      const reconnected = open ? connection.reconnect() : undefined;
+      reconnected?.catch(() => {});
       // A new identity: the old one's private results are deleted before this returns.
       await cache.credentialsChanged(before);
-      if (connection.status().state === "closed") return;
-      await connection.reconnect();
+      await reconnected;
     },
   };
 }

@@ -23,6 +23,7 @@ import { type FetchLike, oauthError } from "./_util.ts";
 import { recordingFetch } from "./recording_fetch.ts";
 import { createSecrets, SECRETS } from "../protocol/secrets.ts";
 import { holdTokenObservers, type TokenObserver } from "../protocol/token_events.ts";
+import { IDENTITY, type IdentityReader, tokenIdentity } from "./identity.ts";
 
 /**
  * A configured OAuth middleware: call it with a `fetch` to get an authorizing `fetch`.
@@ -103,6 +104,12 @@ function middleware(configured: Grant): OAuthMiddleware {
         throw dependencyMissing("the OAuth libraries", "authorize", error);
       },
     );
+  // Whom the current tokens for an endpoint name (issuer, client, subject): see identity.ts.
+  const identityAt: IdentityReader = (url) => {
+    const id = `${url.origin}${url.pathname}`;
+    const session = engine?.sessions().find((s) => s.serverUrl.href === id);
+    return session?.tokens === undefined ? undefined : tokenIdentity(session.tokens, grant.kind);
+  };
   const wrap = ((next: FetchLike): FetchLike => {
     if (typeof next !== "function") throw new TypeError("next must be a fetch function");
     const recorded = recordingFetch(next, secrets);
@@ -117,6 +124,7 @@ function middleware(configured: Grant): OAuthMiddleware {
         return await ready(input, init);
       })());
     Object.defineProperty(authorizing, SECRETS, { value: secrets });
+    Object.defineProperty(authorizing, IDENTITY, { value: identityAt });
     return holdTokenObservers(authorizing, observers);
   }) as OAuthMiddleware;
   Object.defineProperties(wrap, {

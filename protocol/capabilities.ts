@@ -68,9 +68,15 @@ export interface HandlerContext {
   protocolVersion: string;
   /** The call the input is for (modern only). */
   request?: OriginatingRequest;
-  /** The caller's `assigns`, when the input belongs to a call that carried them. */
+  /**
+   * The caller's `assigns`, when the input belongs to a call that carried them (legacy: only
+   * for a task's input, named by its related-task `_meta`).
+   */
   assigns?: Record<string, unknown>;
-  /** The caller's `principal` (whom the call is made for), when the call carried one. */
+  /**
+   * The caller's `principal` (whom the call is made for), when the call carried one (modern
+   * only: a legacy server's request names no call).
+   */
   principal?: string;
 }
 

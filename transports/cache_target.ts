@@ -3,12 +3,17 @@
  * cache keys): digests only, so no URL, command line, header or token is ever written to a
  * store as it is.
  *
- * - HTTP: the server is the endpoint URL; the identity is the `credentialId` (OAuth forms
- *   default it to `oauth:<principal>`), else a fixed bearer token's digest, else (no
- *   `auth`) the static headers' digest; an `auth` function without `credentialId` has no
- *   known identity. The static headers (an API key header) are part of every identity.
- * - stdio: the server is the command line and working directory; the identity is the `env`
- *   given to the server and the `inheritEnv` choice (where a stdio server's credentials are).
+ * - HTTP: the server is the endpoint URL and the static headers (an API key header changes
+ *   what a server returns); the identity is the `credentialId`, else, for the OAuth forms
+ *   and a `fetch` made by the OAuth middleware, the tokens' issuer, client and subject
+ *   (`oauth/identity.ts`; a live target, unknown until tokens are), else a fixed bearer
+ *   token's digest, else (no `auth`) the static headers' digest. An `auth` function or a
+ *   custom `fetch` (it may add credentials of its own) without `credentialId` has no known
+ *   identity. The static headers are part of every identity.
+ * - stdio: the server is the command line, the working directory and the `env` given (they
+ *   change what a server returns); the identity is that `env` and the `inheritEnv` choice
+ *   (where a stdio server's credentials are). A server that inherits the whole environment
+ *   has no known identity: whatever credentials sit in it are unseen.
  * - in-process and other transports: a process-local name, so nothing is shared with other
  *   processes.
  *
@@ -16,29 +21,52 @@
  */
 
 import { type CacheTarget, canonicalJson, digest } from "../cache/digest.ts";
+import { identityOf } from "../oauth/identity.ts";
 import type { HttpAuth } from "./_http_auth.ts";
+
+/** What names an HTTP transport's credentials now. */
+export interface HttpCredentials {
+  /** The current credential id. */
+  credentialId: string | undefined;
+  /** The current credentials. */
+  auth: HttpAuth;
+  /** The static headers. */
+  headers: Record<string, string>;
+  /** The `fetch` option, when one was given. */
+  customFetch: unknown;
+  /** The `fetch` the transport sends with (the OAuth middleware's, for the OAuth forms). */
+  sending: unknown;
+}
 
 /**
  * The target of a Streamable HTTP transport.
  *
  * @param url The endpoint.
- * @param credentialId The current credential id.
- * @param auth The current credentials.
- * @param headers The static headers.
+ * @param credentials The credentials now.
  * @returns The target.
  */
 export async function httpCacheTarget(
   url: URL,
-  credentialId: string | undefined,
-  auth: HttpAuth,
-  headers: Record<string, string>,
+  credentials: HttpCredentials,
 ): Promise<CacheTarget> {
-  const server = await digest(`http ${url.href}`);
+  const { credentialId, auth, headers, customFetch } = credentials;
   const base = canonicalJson(headers);
-  let identity: string | undefined;
+  const server = await digest(canonicalJson(["http", url.href, base]));
   if (credentialId !== undefined) {
-    identity = await digest(canonicalJson(["id", credentialId, base]));
-  } else if (auth === undefined) identity = await digest(canonicalJson(["none", base]));
+    return { server, identity: await digest(canonicalJson(["id", credentialId, base])) };
+  }
+  const custom = customFetch === undefined ? undefined : identityOf(customFetch);
+  if (customFetch !== undefined && custom === undefined) return { server, identity: undefined };
+  const reader = identityOf(credentials.sending) ?? custom;
+  if (reader !== undefined) {
+    const named = reader(url);
+    const identity = named === undefined
+      ? undefined
+      : await digest(canonicalJson(["oauth", named, base]));
+    return { server, identity, live: true };
+  }
+  let identity: string | undefined;
+  if (auth === undefined) identity = await digest(canonicalJson(["none", base]));
   else if (typeof auth === "object" && "bearer" in auth) {
     identity = await digest(canonicalJson(["bearer", auth.bearer, base]));
   }
@@ -49,15 +77,18 @@ export async function httpCacheTarget(
  * The target of a stdio transport.
  *
  * @param command The command, its arguments and working directory.
- * @param env The variables given to the server, and the inheritance choice.
+ * @param env The variables given to the server, and the inheritance choice (`"all"`: no
+ *   known identity).
  * @returns The target.
  */
 export async function stdioCacheTarget(
   command: { command: string; args: readonly string[]; cwd?: string },
   env: { env?: Record<string, string>; inheritEnv: unknown },
 ): Promise<CacheTarget> {
-  return {
-    server: await digest(canonicalJson(["stdio", command.command, command.args, command.cwd])),
-    identity: await digest(canonicalJson(["env", env.env ?? {}, env.inheritEnv])),
-  };
+  const given = env.env ?? {};
+  const server = await digest(
+    canonicalJson(["stdio", command.command, command.args, command.cwd ?? null, given]),
+  );
+  if (env.inheritEnv === "all") return { server, identity: undefined };
+  return { server, identity: await digest(canonicalJson(["env", given, env.inheritEnv])) };
 }

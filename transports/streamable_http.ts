@@ -65,9 +65,11 @@ export interface StreamableHttpOptions {
    */
   auth?: HttpAuth;
   /**
-   * Names whose tokens an `auth` function returns (e.g. a user id), so results the server
-   * marked private can be cached per credential. The OAuth forms default it to
-   * `oauth:<principal>`.
+   * Names whose tokens an `auth` function or a custom `fetch` carries (e.g. a user id), so
+   * results the server marked private can be cached per credential. Without it, an `auth`
+   * function or a custom `fetch` has no known identity (private results are neither kept nor
+   * served), except a `fetch` made by the OAuth middleware; the OAuth forms are named by their
+   * tokens' issuer, client and subject (see `cache_target.ts`).
    */
   credentialId?: string;
   /** The `fetch` to use (default `globalThis.fetch`), e.g. a Hono app's `app.fetch`. */
@@ -232,9 +234,6 @@ export function streamableHttp(
   const forward = forwardTokens(observers);
   tokenObserversOf(options.fetch)?.add(forward);
   tokenObserversOf(current.fetch)?.add(forward);
-  if (credentialId === undefined && current.principal !== undefined) {
-    credentialId = `oauth:${current.principal}`;
-  }
   const config: LinkConfig = {
     url: target,
     fetch: (input, init) => current.fetch(input, init),
@@ -272,8 +271,7 @@ export function streamableHttp(
       current = authorizedFetch(checked, fetchFn, current);
       secrets.includeFetch(current.fetch);
       tokenObserversOf(current.fetch)?.add(forward);
-      credentialId = setOptions.credentialId ??
-        (current.principal === undefined ? undefined : `oauth:${current.principal}`);
+      credentialId = setOptions.credentialId;
     },
     authorized(): void {
       oauthOf(current).authorized();
@@ -288,7 +286,14 @@ export function streamableHttp(
     open(sink: TransportSink): Promise<TransportLink> {
       return Promise.resolve(guardLink(openLink(config, guardSink(sink, secrets)), secrets));
     },
-    cacheTarget: () => httpCacheTarget(target, credentialId, auth, headers),
+    cacheTarget: () =>
+      httpCacheTarget(target, {
+        credentialId,
+        auth,
+        headers,
+        customFetch: options.fetch,
+        sending: current.fetch,
+      }),
   }, secrets);
   return holdTokenObservers(transport, observers);
 }

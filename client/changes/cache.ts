@@ -2,7 +2,8 @@
  * The client's side of the cache (`cache/`): the four list caches and the `resources/read`
  * cache of one client, wired to its requests, pagination, notifications, connection and
  * credentials. The rules (keys, scope, freshness, single-flight) live in `cache/`; this file
- * checks the callers' options and follows each caller's own `signal` and `timeout`.
+ * checks the callers' options and follows each caller's own `signal` and `timeout`. A
+ * result is saved under the identity its request was sent as, or not at all.
  *
  * @module
  */
@@ -171,6 +172,7 @@ export function createClientCache(deps: ClientCacheDeps): ClientCache {
         }
       }
       const seen = updates;
+      const sentAs = mode === "bypass" ? undefined : await results.stamp();
       const result = await readResource(requester, uri, rest);
       // Never a retry's result (MRTR), nor one an update made stale on its way.
       if (mode !== "bypass" && !fromRetry(result) && seen === updates) {
@@ -179,6 +181,7 @@ export function createClientCache(deps: ClientCacheDeps): ClientCache {
           params,
           result as JsonObject,
           policyOf(result as JsonObject, era()),
+          sentAs,
         );
       }
       return result;

@@ -157,6 +157,7 @@ export function createConnection(options: ResolvedOptions, events: ConnectionEve
         reason: "reconnecting",
       });
       s.restart();
+      s.stopRun(); // the attempt under way fails as abandoned, not as a reason to give up
       const revived = room.wait();
       await connector.dropAll(error);
       connector.start(false);

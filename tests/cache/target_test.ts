@@ -34,11 +34,13 @@ test("cache target: an auth function has an identity only with a credentialId", 
   assertNotEquals(keyed.identity, other.identity, "static headers are part of the identity");
 });
 
-test("cache target: stdio keys by the command line, and the env given is the identity", async () => {
+test("cache target: stdio keys by the command line and the env given, which is also the identity", async () => {
   const a = await stdio({ command: "srv", args: ["--x"], env: { TOKEN: "1" } }).cacheTarget!();
   const b = await stdio({ command: "srv", args: ["--x"], env: { TOKEN: "2" } }).cacheTarget!();
   const c = await stdio({ command: "srv", args: ["--y"], env: { TOKEN: "1" } }).cacheTarget!();
-  assertEquals(a.server, b.server);
+  const same = await stdio({ command: "srv", args: ["--x"], env: { TOKEN: "1" } }).cacheTarget!();
+  assertEquals(a, same);
+  assertNotEquals(a.server, b.server);
   assertNotEquals(a.identity, b.identity);
   assertNotEquals(a.server, c.server);
 });

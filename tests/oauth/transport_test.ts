@@ -81,26 +81,20 @@ test("oauth transport: authorized() and handleCallback() need an OAuth form", as
   );
 });
 
-test("oauth transport: credentialId defaults to the principal for the OAuth forms", () => {
+test("oauth transport: the OAuth forms name no credentialId of their own; their tokens name the identity", async () => {
   const oauth = { onAuthorizationUrl: () => {}, redirectUri: REDIRECT, principal: "alice" };
-  assertEquals(
-    streamableHttp("http://127.0.0.1:1/mcp", { auth: { oauth } }).credentialId,
-    "oauth:alice",
-  );
-  assertEquals(
-    streamableHttp("http://127.0.0.1:1/mcp", {
-      auth: { clientCredentials: { clientId: "s", clientSecret: "x" } },
-    })
-      .credentialId,
-    "oauth:default",
-  );
+  const transport = streamableHttp("http://127.0.0.1:1/mcp", { auth: { oauth } });
+  assertEquals(transport.credentialId, undefined);
+  const before = await transport.cacheTarget!();
+  assertEquals(before.identity, undefined, "no tokens yet: no identity");
+  assert(before.live === true, "asked again once tokens are");
   assertEquals(
     streamableHttp("http://127.0.0.1:1/mcp", { auth: { oauth }, credentialId: "x" }).credentialId,
     "x",
   );
-  const transport = streamableHttp("http://127.0.0.1:1/mcp", { auth: { bearer: "t" } });
-  transport.setAuth({ oauth: { ...oauth, principal: "bob" } });
-  assertEquals(transport.credentialId, "oauth:bob");
+  const bearer = streamableHttp("http://127.0.0.1:1/mcp", { auth: { bearer: "t" } });
+  bearer.setAuth({ oauth: { ...oauth, principal: "bob" } });
+  assertEquals(bearer.credentialId, undefined);
 });
 
 for (const mode of ["dual", "legacy-only"] as const) {
