@@ -16,7 +16,7 @@ import { GOVERNANCE_KEYS } from "../governance/options.ts";
 import { createGovernance, type Governance } from "../governance/pipeline.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
-import { shapeDefaults } from "./_client_shape.ts";
+import { shapeDefaults } from "./shaping.ts";
 import {
   bad,
   flag,

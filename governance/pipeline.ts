@@ -3,8 +3,8 @@
  * options and returns stages that work on plain inputs (a tool list, a `send` function, the
  * caller), so one client, or a hub over many servers, can run it.
  *
- * A call runs: selection (the tool is known, shown by the filter and the listing hooks, its
- * schema usable, its pin intact) → `beforeCall` hooks → validation of the arguments →
+ * A call runs: selection (the tool is known, shown by the filter and by the listing hooks
+ * run over the server's whole current listing, its schema usable, its pin intact) → `beforeCall` hooks → validation of the arguments →
  * policy and approval (the approver sees the validated arguments) → the call →
  * `structuredContent` checked against `outputSchema` → `afterCall` hooks. Nothing is sent
  * unless every stage before the call agreed.
@@ -44,6 +44,11 @@ export interface ToolCall<R = ToolResult> {
   scope: Scope;
   /** The tool's definition as listed (`undefined`: the tool is not known). */
   lookup(name: string): Tool | undefined | Promise<Tool | undefined>;
+  /**
+   * The server's whole current listing, as listed (read after `lookup`): the `onToolsListed`
+   * hooks decide the call over it. Without it they see the called tool alone.
+   */
+  listing?(): readonly Tool[];
   /** Makes the call. */
   send(name: string, args: Record<string, unknown>): Promise<R>;
 }
@@ -63,8 +68,25 @@ export interface Governance {
     scope: Scope,
     send: (name: string, args: Record<string, unknown>) => Promise<R>,
   ): Promise<R>;
-  /** `readResource`: the `onResourceRead` hooks, then the resource rules. */
+  /**
+   * `readResource`: the `onResourceRead` hooks, then the resource rules. A subscription to a
+   * resource (`subscribe`, `unsubscribe`) goes through this stage too: its updates are the
+   * resource's data.
+   */
   readResource<R>(uri: string, scope: Scope, send: (uri: string) => Promise<R>): Promise<R>;
+  /**
+   * `complete`: a prompt reference (`ref/prompt`) passes the `getPrompt` stage for that prompt
+   * (its arguments the completion's context and the argument being completed; a hook's
+   * rewrite is not sent), a resource reference (`ref/resource`) the `readResource` stage for
+   * its URI template. Completions are the prompt's or resource's data: what may not be got or
+   * read may not be completed. Any other reference is passed on.
+   */
+  complete<R>(
+    ref: Record<string, unknown>,
+    args: Record<string, unknown>,
+    scope: Scope,
+    send: () => Promise<R>,
+  ): Promise<R>;
 }
 
 function contextOf(scope: Scope, tool?: Tool): GovernanceContext {
@@ -171,6 +193,20 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
     return hooks.onToolsListed.length === 0 ? kept : runListed(hooks.onToolsListed, kept, ctx);
   };
 
+  /**
+   * Whether the listing hooks keep `tool` in the caller's full listing (the called tool in
+   * place of its listed namesake, its pin checked after): a hook that keeps the top k, caps
+   * the list or drops a shadowing tool decides the call as it decided the listing.
+   */
+  const listedNow = (tool: Tool, listing: readonly Tool[], scope: Scope) => {
+    const keep = (t: Tool) => shown(t, contextOf(scope, t));
+    const listed = listing.some((t) => t.name === tool.name);
+    const all = listed
+      ? listing.flatMap((t) => t.name === tool.name ? [tool] : keep(t) ? [t] : [])
+      : [...listing.filter(keep), tool];
+    return runListed(hooks.onToolsListed, all, contextOf(scope)).some((t) => t.name === tool.name);
+  };
+
   const hidden = (name: string, why: string) =>
     new McpError(`Tool "${name}" is not available: ${why}`, {
       kind: "not_found",
@@ -184,7 +220,7 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
     warn,
   );
 
-  return {
+  const stages: Governance = {
     async listTools(tools, scope) {
       await validating;
       if (pins !== undefined) {
@@ -214,9 +250,7 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
       if (filter !== undefined && !filter(tool, ctx)) {
         throw hidden(name, "the tools filter hides it");
       }
-      if (
-        hooks.onToolsListed.length > 0 && runListed(hooks.onToolsListed, [tool], ctx).length === 0
-      ) {
+      if (hooks.onToolsListed.length > 0 && !listedNow(tool, call.listing?.() ?? [], scope)) {
         throw hidden(name, "an onToolsListed hook hides it");
       }
       const schema = settings.validate ? compiled(tool) : undefined;
@@ -258,6 +292,15 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
       }
       return result;
     },
+    async complete(ref, args, scope, send) {
+      if (ref.type === "ref/prompt" && typeof ref.name === "string") {
+        return await stages.getPrompt(ref.name, args, scope, () => send());
+      }
+      if (ref.type === "ref/resource" && typeof ref.uri === "string") {
+        return await stages.readResource(ref.uri, scope, () => send());
+      }
+      return await send();
+    },
     async getPrompt(name, args, scope, send) {
       const ctx = contextOf(scope);
       let use = args;
@@ -284,4 +327,5 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
       return await send(uri);
     },
   };
+  return stages;
 }

@@ -3,7 +3,8 @@
  * (`createGovernance`) runs over the merged catalogue: its rules and filters see the hub
  * names (`docs__search`), and every stage's `ctx.server` is the server that owns the tool.
  * Listings are governed server by server (each group with its own `ctx.server`), calls,
- * prompts and reads one by one. Without the option every step passes straight through.
+ * prompts, reads and subscriptions (governed as reads: their updates are the resource's data)
+ * one by one. Without the option every step passes straight through.
  * A server's own governance (its client options) runs inside, on the server's own names.
  *
  * @module
@@ -53,6 +54,8 @@ export interface Governed {
     client: McpClient,
     options?: ReadResourceOptions,
   ): Promise<ReadResourceResult>;
+  /** Subscribes to (or unsubscribes from) a resource of `server`: the read rules apply. */
+  watch(uri: string, server: string, send: (uri: string) => Promise<void>): Promise<void>;
 }
 
 const scopeOf = (server: string, options?: { principal?: string; assigns?: unknown }) => ({
@@ -83,6 +86,7 @@ export function governed(
       prompt: (_name, route, client, args, callOptions) =>
         client.getPrompt(route.name, args, callOptions),
       read: (uri, _server, client, readOptions) => client.readResource(uri, readOptions),
+      watch: (uri, _server, send) => send(uri),
     };
   }
   if (typeof options !== "object" || options === null) {
@@ -123,6 +127,11 @@ export function governed(
           }
           return listed.get(hubName);
         },
+        // The owning server's group of the merged listing: what its listing hooks saw.
+        listing: () =>
+          [...listed.values()].filter((tool) =>
+            catalogue.toolRoute(tool.name)?.server === route.server
+          ),
         send: (_hubName, sent) => client.callTool(route.name, sent, callOptions),
       });
     },
@@ -140,6 +149,9 @@ export function governed(
         scopeOf(server, readOptions),
         (read) => client.readResource(read, readOptions),
       );
+    },
+    watch(uri, server, send) {
+      return governance.readResource(uri, scopeOf(server), send);
     },
   };
 }
