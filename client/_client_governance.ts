@@ -5,6 +5,11 @@
  * governance pipeline before anything is sent. Decided once, when the client is created: a
  * plain client gets none of these, and its calls go out as they did before.
  *
+ * A call with `task: "return"` that the server runs as a task keeps its stages after the call:
+ * `awaitTask` runs the output check and `afterCall` on the task's result, and refuses (kind
+ * `not_found`, reason `unknown_task`) a task this client's governed calls did not start
+ * (`governance/task_results.ts`). `getTask` reads a task's state only, no result.
+ *
  * `request(method, params)` is governed too, not an escape hatch: a raw `tools/call`,
  * `prompts/get`, `resources/read`, `completion/complete`, `resources/subscribe` or
  * `resources/unsubscribe` runs the same stages as its method (the raw result comes back, after
@@ -15,6 +20,7 @@
 
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import type { Governance, Scope } from "../governance/pipeline.ts";
+import { taskResults } from "../governance/task_results.ts";
 import { isObject } from "./_json.ts";
 import type { ListingMethods } from "./_client_lists.ts";
 import type { ClientCache } from "./changes/cache.ts";
@@ -38,7 +44,14 @@ export interface GovernedDeps {
   /** The plain methods that send. */
   plain: Pick<
     McpClient,
-    "callTool" | "getPrompt" | "readResource" | "complete" | "subscribe" | "unsubscribe" | "request"
+    | "callTool"
+    | "awaitTask"
+    | "getPrompt"
+    | "readResource"
+    | "complete"
+    | "subscribe"
+    | "unsubscribe"
+    | "request"
   >;
   /** Diagnostics. */
   warn(message: string): void;
@@ -52,6 +65,7 @@ export type GovernedMethods = Pick<
   | "cachedTools"
   | "tool"
   | "callTool"
+  | "awaitTask"
   | "getPrompt"
   | "readResource"
   | "complete"
@@ -124,6 +138,8 @@ function caller(options: ToolViewOptions | undefined): ToolViewOptions {
  */
 export function governedMethods(deps: GovernedDeps): GovernedMethods {
   const { governance, lists, cache, plain } = deps;
+  // The stages after the call, for the tasks this client's governed calls started.
+  const tasks = taskResults();
   let lastName: string | undefined;
   const serverName = () => {
     if (deps.name !== undefined) return deps.name;
@@ -195,11 +211,16 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
           lookup: (tool) => lookup(tool, options?.timeout),
           listing: () => raw() ?? [],
           send: (tool, sent) => plain.callTool(tool, sent, options),
+          started: tasks.started,
         });
       } catch (error) {
         return Promise.reject(error);
       }
     }) as McpClient["callTool"],
+    async awaitTask(task, options) {
+      const finish = tasks.stagesOf(task);
+      return await finish(await plain.awaitTask(task, options));
+    },
     async getPrompt(name, args, options) {
       nonEmpty("name", name);
       if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");

@@ -260,6 +260,7 @@ export function createClient(options: ClientOptions): McpClient {
       subscribe,
       unsubscribe,
       request: client.request,
+      awaitTask: client.awaitTask,
     },
     warn: resolved.warn,
   });

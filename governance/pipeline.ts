@@ -51,7 +51,16 @@ export interface ToolCall<R = ToolResult> {
   listing?(): readonly Tool[];
   /** Makes the call. */
   send(name: string, args: Record<string, unknown>): Promise<R>;
+  /**
+   * `send` answered with something other than a result (a server task): `finish` runs the
+   * stages after the call (the output check, `afterCall`) on the task's final result, with
+   * this call's tool, arguments and caller. Keep it for the task's `awaitTask`.
+   */
+  started?(answer: R, finish: Finish): void;
 }
+
+/** The stages after a call, for a result that comes later (a task's). */
+export type Finish = (result: ToolResult) => Promise<ToolResult>;
 
 /** The governance stages. */
 export interface Governance {
@@ -207,6 +216,37 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
     return runListed(hooks.onToolsListed, all, contextOf(scope)).some((t) => t.name === tool.name);
   };
 
+  /** The output check and the `afterCall` hooks. */
+  const after = async (
+    done: ToolResult,
+    name: string,
+    args: Record<string, unknown>,
+    output: CompiledSchema | undefined,
+    ctx: GovernanceContext,
+  ): Promise<ToolResult> => {
+    let result = done;
+    if (output !== undefined && !result.isError) {
+      const issues = result.structuredContent === undefined
+        ? [{ path: "", keyword: "outputSchema", message: "the result has no structuredContent" }]
+        : output(result.structuredContent);
+      if (issues.length > 0) throw invalidOutput(name, issues);
+    }
+    for (const hook of hooks.afterCall) {
+      let next: unknown;
+      try {
+        next = await hook(result, { name, arguments: args }, ctx);
+      } catch (error) {
+        throw hookFailed("afterCall", error);
+      }
+      if (next === undefined) continue;
+      if (!isResult(next)) {
+        throw hookFailed("afterCall", new TypeError("it must return a result"));
+      }
+      result = next;
+    }
+    return result;
+  };
+
   const hidden = (name: string, why: string) =>
     new McpError(`Tool "${name}" is not available: ${why}`, {
       kind: "not_found",
@@ -269,27 +309,10 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
         if (verdict.decision !== "allow") await authorize(tool, args, ctx, verdict);
       }
       // The call, then the output check and the post-hooks.
-      let result = await call.send(name, args);
-      if (!isResult(result)) return result;
-      if (schema?.output !== undefined && !result.isError) {
-        const issues = result.structuredContent === undefined
-          ? [{ path: "", keyword: "outputSchema", message: "the result has no structuredContent" }]
-          : schema.output(result.structuredContent);
-        if (issues.length > 0) throw invalidOutput(name, issues);
-      }
-      for (const hook of hooks.afterCall) {
-        let next: unknown;
-        try {
-          next = await hook(result as ToolResult, { name, arguments: args }, ctx);
-        } catch (error) {
-          throw hookFailed("afterCall", error);
-        }
-        if (next === undefined) continue;
-        if (!isResult(next)) {
-          throw hookFailed("afterCall", new TypeError("it must return a result"));
-        }
-        result = next as typeof result;
-      }
+      const result = await call.send(name, args);
+      const finish: Finish = (done) => after(done, name, args, schema?.output, ctx);
+      if (isResult(result)) return await finish(result) as typeof result;
+      call.started?.(result, finish);
       return result;
     },
     async complete(ref, args, scope, send) {

@@ -4,7 +4,8 @@
  * names (`docs__search`), and every stage's `ctx.server` is the server that owns the tool.
  * Listings are governed server by server (each group with its own `ctx.server`), calls,
  * prompts, reads and subscriptions (governed as reads: their updates are the resource's data)
- * one by one. Without the option every step passes straight through.
+ * one by one. A call that returned a task keeps its stages after the call: `awaitTask` runs
+ * them on the task's result (and refuses a task the hub's governed calls did not start). Without the option every step passes straight through.
  * A server's own governance (its client options) runs inside, on the server's own names.
  *
  * @module
@@ -12,6 +13,7 @@
 
 import type { GovernanceOptions } from "../governance/options.ts";
 import { createGovernance } from "../governance/pipeline.ts";
+import { taskResults } from "../governance/task_results.ts";
 import type { Task } from "../protocol/tasks.ts";
 import type {
   CallOptions,
@@ -54,6 +56,8 @@ export interface Governed {
     client: McpClient,
     options?: ReadResourceOptions,
   ): Promise<ReadResourceResult>;
+  /** Awaits a task (`wait`), its result through the stages after the call that started it. */
+  awaitTask(task: Task | string, wait: () => Promise<ToolResult>): Promise<ToolResult>;
   /** Subscribes to (or unsubscribes from) a resource of `server`: the read rules apply. */
   watch(uri: string, server: string, send: (uri: string) => Promise<void>): Promise<void>;
 }
@@ -87,12 +91,15 @@ export function governed(
         client.getPrompt(route.name, args, callOptions),
       read: (uri, _server, client, readOptions) => client.readResource(uri, readOptions),
       watch: (uri, _server, send) => send(uri),
+      awaitTask: (_task, wait) => wait(),
     };
   }
   if (typeof options !== "object" || options === null) {
     throw new TypeError("hub governance must be an object of governance options");
   }
   const governance = createGovernance({ ...options, warn });
+  // The stages after the call, for the tasks the hub's governed calls started.
+  const tasks = taskResults();
   // The latest merged listing, by hub name: what the pipeline checks a call against.
   let listed = new Map<string, Tool>();
 
@@ -115,7 +122,7 @@ export function governed(
   return {
     tools,
     call(name, route, client, args, callOptions) {
-      return governance.callTool({
+      return governance.callTool<ToolResult | Task>({
         name,
         arguments: args ?? {},
         scope: scopeOf(route.server, callOptions),
@@ -133,6 +140,7 @@ export function governed(
             catalogue.toolRoute(tool.name)?.server === route.server
           ),
         send: (_hubName, sent) => client.callTool(route.name, sent, callOptions),
+        started: tasks.started,
       });
     },
     prompt(name, route, client, args, callOptions) {
@@ -149,6 +157,10 @@ export function governed(
         scopeOf(server, readOptions),
         (read) => client.readResource(read, readOptions),
       );
+    },
+    async awaitTask(task, wait) {
+      const finish = tasks.stagesOf(task);
+      return await finish(await wait());
     },
     watch(uri, server, send) {
       return governance.readResource(uri, scopeOf(server), send);

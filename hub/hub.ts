@@ -217,7 +217,8 @@ export function hub(options: HubOptions): Hub {
       return callTool(name, args, callOptions);
     }) as Hub["callTool"],
     getTask: async (task, taskOptions) => await taskClient(task).getTask(task, taskOptions),
-    awaitTask: async (task, taskOptions) => await taskClient(task).awaitTask(task, taskOptions),
+    awaitTask: async (task, taskOptions) =>
+      await steps.awaitTask(task, () => taskClient(task).awaitTask(task, taskOptions)),
     cancelTask: async (task, taskOptions) => await taskClient(task).cancelTask(task, taskOptions),
     listAllPrompts: (listOptions) => catalogue.prompts(listOptions),
     async getPrompt(name, args, callOptions) {

@@ -4,6 +4,7 @@
 import { hub } from "../../hub/hub.ts";
 import type { ShapedResult } from "../../governance/shape.ts";
 import type { Tool, ToolResult } from "../../client/types.ts";
+import { isTask } from "../../protocol/tasks.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { mcpError } from "../client/_helpers.ts";
@@ -155,3 +156,50 @@ test("item 11: a governed client's raw request() of tools/call, prompts/get and 
   const ok = await client.request("tools/call", { name: "echo", arguments: { message: "hi" } });
   assert(Array.isArray(ok.content));
 });
+
+function tasking(eras: "modern" | "legacy") {
+  return mockServer({
+    eras,
+    tasks: { pollIntervalMs: 5 },
+    tools: [
+      { name: "dump", task: "optional", handler: () => "token=s3cret" },
+      {
+        name: "typed",
+        task: "optional",
+        inputSchema: { type: "object" },
+        outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+        handler: () => ({ n: "not a number" }),
+      },
+    ],
+  });
+}
+
+for (const eras of ["modern", "legacy"] as const) {
+  test(`item 7: a task: "return" call's awaited result passes the output check and afterCall (${eras}, client)`, async () => {
+    const mock = tasking(eras);
+    await using client = governed(mock, { hooks: redact, validate: true });
+    const task = await client.callTool("dump", {}, { task: "return" });
+    assert(isTask(task));
+    assertEquals((await client.awaitTask(task)).content[0].text, "token=[redacted]");
+    const typed = await client.callTool("typed", {}, { task: "return" });
+    assert(isTask(typed));
+    assertEquals((await mcpError(client.awaitTask(typed.taskId))).reason, "invalid_output");
+    // A task this client's governed calls did not start has no stages to run: refused.
+    assertEquals((await mcpError(client.awaitTask("not-mine"))).reason, "unknown_task");
+  });
+
+  test(`item 7: a task: "return" call's awaited result passes the output check and afterCall (${eras}, hub)`, async () => {
+    const mock = tasking(eras);
+    await using servers = hub({
+      servers: { t: mock.transport() },
+      governance: { hooks: redact, validate: true },
+    });
+    await servers.listAllTools();
+    const task = await servers.callTool("t__dump", {}, { task: "return" });
+    assert(isTask(task));
+    assertEquals((await servers.awaitTask(task)).content[0].text, "token=[redacted]");
+    const typed = await servers.callTool("t__typed", {}, { task: "return" });
+    assert(isTask(typed));
+    assertEquals((await mcpError(servers.awaitTask(typed))).reason, "invalid_output");
+  });
+}
