@@ -1,13 +1,14 @@
 // Issue 24, the pipeline's promises against a hostile server: shaping comes last in the hub,
 // the listing hooks decide a call over the whole listing, completions and subscriptions obey
 // the prompt and resource rules, and a governed client's raw requests are governed too.
+import { createClient } from "../../client/client.ts";
 import { hub } from "../../hub/hub.ts";
 import type { ShapedResult } from "../../governance/shape.ts";
 import type { Tool, ToolResult } from "../../client/types.ts";
 import { isTask } from "../../protocol/tasks.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
-import { mcpError } from "../client/_helpers.ts";
+import { FAST, mcpError, waitFor } from "../client/_helpers.ts";
 import { calls, governed, server } from "../governance/_helpers.ts";
 
 const redact = {
@@ -203,3 +204,50 @@ for (const eras of ["modern", "legacy"] as const) {
     assertEquals((await mcpError(servers.awaitTask(typed))).reason, "invalid_output");
   });
 }
+
+test("item 10: a legacy task's input request gets the context of the caller that started it, not of another awaiter", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => release = resolve);
+  const mock = mockServer({
+    eras: "legacy",
+    tasks: { pollIntervalMs: 5 },
+    tools: [{
+      name: "ask",
+      task: "optional",
+      handler: async (_args, ctx) => {
+        await gate;
+        await ctx.elicit({ message: "who?", requestedSchema: { type: "object" } });
+        return "asked";
+      },
+    }],
+  });
+  const seen: unknown[] = [];
+  await using client = createClient({
+    transport: mock.transport(),
+    reconnect: FAST,
+    handler: {
+      elicitation(_params, ctx) {
+        seen.push([ctx.assigns, ctx.principal]);
+        return { action: "decline" };
+      },
+    },
+  });
+  let taskId: string | undefined;
+  const first = client.callTool("ask", {}, {
+    task: "await",
+    assigns: { user: "ada" },
+    principal: "ada",
+    onStatus: (task) => taskId ??= task.taskId,
+  });
+  await waitFor(() => taskId !== undefined, "the task");
+  // Another caller awaits the same task id with its own assigns.
+  const second = client.awaitTask(taskId!, { assigns: { user: "mallory" } });
+  await waitFor(
+    () => mock.requests.filter((r) => r.method === "tasks/result").length >= 2,
+    "two awaits",
+  );
+  release();
+  assertEquals((await first).content[0].text, "asked");
+  await second.catch(() => {});
+  assertEquals(seen, [[{ user: "ada" }, "ada"]]);
+});
