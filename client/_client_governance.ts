@@ -13,7 +13,8 @@
  * `request(method, params)` is governed too, not an escape hatch: a raw `tools/call`,
  * `prompts/get`, `resources/read`, `completion/complete`, `resources/subscribe` or
  * `resources/unsubscribe` runs the same stages as its method (the raw result comes back, after
- * the output check and `afterCall` for a call); every other method is sent as given.
+ * the output check and `afterCall` for a call), and a raw `tasks/get` or `tasks/result` hands
+ * back a task's result only as `awaitTask` does; every other method is sent as given.
  *
  * @module
  */
@@ -25,7 +26,7 @@ import { isObject } from "./_json.ts";
 import type { ListingMethods } from "./_client_lists.ts";
 import type { ClientCache } from "./changes/cache.ts";
 import { checkCaller, nonEmpty } from "./requests/_checks.ts";
-import type { McpClient, ServerInfo, Tool, ToolViewOptions } from "./types.ts";
+import type { McpClient, ServerInfo, Tool, ToolResult, ToolViewOptions } from "./types.ts";
 
 /** What the governed methods wrap. */
 export interface GovernedDeps {
@@ -122,6 +123,8 @@ const GOVERNED_REQUESTS = new Set([
   "completion/complete",
   "resources/subscribe",
   "resources/unsubscribe",
+  "tasks/get",
+  "tasks/result",
 ]);
 
 function caller(options: ToolViewOptions | undefined): ToolViewOptions {
@@ -257,20 +260,21 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
         (target) => plain.unsubscribe(target, options),
       );
     },
-    async request(method, params, options) {
+    async request(method, params, options): Promise<Record<string, unknown>> {
       const send = (sent?: Record<string, unknown>) => plain.request(method, sent, options);
       if (!GOVERNED_REQUESTS.has(method)) return await send(params);
       if (!known()) await deps.ready(options?.timeout);
       const scope = scopeOf({});
       if (method === "tools/call") {
         const name = text(params, "name", method);
-        return await governance.callTool({
+        return await governance.callTool<Record<string, unknown>>({
           name,
           arguments: record(params, "arguments", method),
           scope,
           lookup: (tool) => lookup(tool, options?.timeout),
           listing: () => raw() ?? [],
           send: (tool, args) => send({ ...params, name: tool, arguments: args }),
+          started: tasks.started,
         });
       }
       if (method === "prompts/get") {
@@ -289,6 +293,16 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
           scope,
           () => send(params),
         );
+      }
+      if (method === "tasks/get" || method === "tasks/result") {
+        // A task's result comes back only through the stages of the call that started it.
+        const finish = tasks.stagesOf(text(params, "taskId", method));
+        const answer = await send(params);
+        if (method === "tasks/result") {
+          return await finish(answer as unknown as ToolResult) as unknown as typeof answer;
+        }
+        if (!isObject(answer.result)) return answer;
+        return { ...answer, result: await finish(answer.result as unknown as ToolResult) };
       }
       // resources/read, resources/subscribe, resources/unsubscribe.
       return await governance.readResource(

@@ -251,3 +251,19 @@ test("item 10: a legacy task's input request gets the context of the caller that
   await second.catch(() => {});
   assertEquals(seen, [[{ user: "ada" }, "ada"]]);
 });
+
+for (const eras of ["modern", "legacy"] as const) {
+  test(`item 11: a governed client's raw tasks/get and tasks/result hand back a task's result only through its stages (${eras})`, async () => {
+    const mock = tasking(eras);
+    await using client = governed(mock, { hooks: redact });
+    const task = await client.callTool("dump", {}, { task: "return" });
+    assert(isTask(task));
+    await client.awaitTask(task);
+    const method = eras === "modern" ? "tasks/get" : "tasks/result";
+    const raw = await client.request(method, { taskId: task.taskId });
+    const result = (eras === "modern" ? raw.result : raw) as ToolResult;
+    assertEquals(result.content[0].text, "token=[redacted]");
+    const foreign = await mcpError(client.request(method, { taskId: "not-mine" }));
+    assertEquals(foreign.reason, "unknown_task");
+  });
+}
