@@ -5,7 +5,9 @@ import { createClient } from "../../client/client.ts";
 import { hub } from "../../hub/hub.ts";
 import type { ShapedResult } from "../../governance/shape.ts";
 import type { Tool, ToolResult } from "../../client/types.ts";
+import type { JsonObject, JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import { isTask } from "../../protocol/tasks.ts";
+import type { Transport } from "../../transports/transport.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { FAST, mcpError, waitFor } from "../client/_helpers.ts";
@@ -267,3 +269,67 @@ for (const eras of ["modern", "legacy"] as const) {
     assertEquals(foreign.reason, "unknown_task");
   });
 }
+
+/** A transport whose server tags every elicitation with the related task `taskId`. */
+function tagging(inner: Transport, taskId: string): Transport {
+  return {
+    kind: inner.kind,
+    open: (sink) =>
+      inner.open({
+        ...sink,
+        message(message) {
+          if ("method" in message && message.method === "elicitation/create") {
+            const params = { ...message.params } as JsonObject;
+            params._meta = { "io.modelcontextprotocol/related-task": { taskId } };
+            return sink.message({ ...message, params } as JsonRpcMessage);
+          }
+          sink.message(message);
+        },
+      }),
+  };
+}
+
+test("item 10: a task id a legacy server hands out to two callers carries neither caller's context", async () => {
+  const task = {
+    taskId: "same",
+    status: "working",
+    createdAt: new Date().toISOString(),
+    lastUpdatedAt: new Date().toISOString(),
+    ttl: 60_000,
+  };
+  const mock = mockServer({
+    eras: "legacy",
+    tools: [{ name: "t", task: "optional", handler: () => "x" }],
+    methods: {
+      "tools/call": () => ({ task }),
+      "tasks/get": () => task,
+      "tasks/result": async (_params, ctx) => {
+        await ctx.elicit({ message: "who?", requestedSchema: { type: "object" } });
+        return { content: [{ type: "text", text: "done" }] };
+      },
+    },
+  });
+  const seen: unknown[] = [];
+  await using client = createClient({
+    transport: tagging(mock.transport(), "same"),
+    reconnect: FAST,
+    handler: {
+      elicitation(_params, ctx) {
+        seen.push([ctx.assigns, ctx.principal]);
+        return { action: "decline" };
+      },
+    },
+  });
+  const a = await client.callTool("t", {}, {
+    task: "return",
+    assigns: { user: "ada" },
+    principal: "ada",
+  });
+  const b = await client.callTool("t", {}, { task: "return", assigns: { user: "mallory" } });
+  assert(isTask(a) && isTask(b) && a.taskId === b.taskId);
+  assertEquals(
+    (await client.awaitTask("same", { assigns: { user: "mallory" } })).content[0].text,
+    "done",
+  );
+  assertEquals(seen, [[undefined, undefined]]);
+});
