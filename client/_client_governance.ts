@@ -1,20 +1,32 @@
 /**
  * Private: a governed client's methods. With any governance option (`tools`, `validate`,
  * `policy`, `hooks`, `pin`), the listing methods show only what the caller may see, and
- * `callTool`, `getPrompt` and `readResource` run the governance pipeline before anything is
- * sent. Decided once, when the client is created: a plain client gets none of these, and its
- * calls go out as they did before.
+ * `callTool`, `getPrompt`, `readResource`, `complete`, `subscribe` and `unsubscribe` run the
+ * governance pipeline before anything is sent. Decided once, when the client is created: a
+ * plain client gets none of these, and its calls go out as they did before.
+ *
+ * A call with `task: "return"` that the server runs as a task keeps its stages after the call:
+ * `awaitTask` runs the output check and `afterCall` on the task's result, and refuses (kind
+ * `not_found`, reason `unknown_task`) a task this client's governed calls did not start
+ * (`governance/task_results.ts`). `getTask` reads a task's state only, no result.
+ *
+ * `request(method, params)` is governed too, not an escape hatch: a raw `tools/call`,
+ * `prompts/get`, `resources/read`, `completion/complete`, `resources/subscribe` or
+ * `resources/unsubscribe` runs the same stages as its method (the raw result comes back, after
+ * the output check and `afterCall` for a call), and a raw `tasks/get` or `tasks/result` hands
+ * back a task's result only as `awaitTask` does; every other method is sent as given.
  *
  * @module
  */
 
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import type { Governance, Scope } from "../governance/pipeline.ts";
+import { taskResults } from "../governance/task_results.ts";
 import { isObject } from "./_json.ts";
 import type { ListingMethods } from "./_client_lists.ts";
 import type { ClientCache } from "./changes/cache.ts";
 import { checkCaller, nonEmpty } from "./requests/_checks.ts";
-import type { McpClient, ServerInfo, Tool, ToolViewOptions } from "./types.ts";
+import type { McpClient, ServerInfo, Tool, ToolResult, ToolViewOptions } from "./types.ts";
 
 /** What the governed methods wrap. */
 export interface GovernedDeps {
@@ -31,7 +43,17 @@ export interface GovernedDeps {
   /** Waits for the connection. */
   ready(timeout?: number): Promise<void>;
   /** The plain methods that send. */
-  plain: Pick<McpClient, "callTool" | "getPrompt" | "readResource">;
+  plain: Pick<
+    McpClient,
+    | "callTool"
+    | "awaitTask"
+    | "getPrompt"
+    | "readResource"
+    | "complete"
+    | "subscribe"
+    | "unsubscribe"
+    | "request"
+  >;
   /** Diagnostics. */
   warn(message: string): void;
 }
@@ -44,9 +66,66 @@ export type GovernedMethods = Pick<
   | "cachedTools"
   | "tool"
   | "callTool"
+  | "awaitTask"
   | "getPrompt"
   | "readResource"
+  | "complete"
+  | "subscribe"
+  | "unsubscribe"
+  | "request"
 >;
+
+/** A completion reference as it goes on the wire (the short forms spelled out). */
+function wireRef(ref: unknown): Record<string, unknown> {
+  if (isObject(ref)) {
+    if (typeof ref.prompt === "string") return { type: "ref/prompt", name: ref.prompt };
+    if (typeof ref.resource === "string") return { type: "ref/resource", uri: ref.resource };
+    if (typeof ref.type === "string") return ref;
+  }
+  throw new TypeError(
+    "ref must be { prompt: name }, { resource: uriTemplate } or a wire reference",
+  );
+}
+
+/** The arguments a completion names: its context's, and the one being completed. */
+function completionArgs(argument: unknown, context: unknown): Record<string, unknown> {
+  const given = isObject(context) && isObject(context.arguments) ? context.arguments : {};
+  const [name, value] = Array.isArray(argument)
+    ? argument
+    : isObject(argument)
+    ? [argument.name, argument.value]
+    : [];
+  return typeof name === "string" ? { ...given, [name]: value } : { ...given };
+}
+
+function text(params: Record<string, unknown> | undefined, key: string, method: string): string {
+  const value = params?.[key];
+  if (typeof value !== "string" || value === "") {
+    throw new TypeError(`request("${method}"): params.${key} must be a non-empty string`);
+  }
+  return value;
+}
+
+function record(params: Record<string, unknown> | undefined, key: string, method: string) {
+  const value = params?.[key];
+  if (value === undefined) return {};
+  if (!isObject(value)) {
+    throw new TypeError(`request("${method}"): params.${key} must be an object`);
+  }
+  return value;
+}
+
+/** The raw methods a governed client's `request` governs as its own methods. */
+const GOVERNED_REQUESTS = new Set([
+  "tools/call",
+  "prompts/get",
+  "resources/read",
+  "completion/complete",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "tasks/get",
+  "tasks/result",
+]);
 
 function caller(options: ToolViewOptions | undefined): ToolViewOptions {
   if (options === undefined) return {};
@@ -62,6 +141,8 @@ function caller(options: ToolViewOptions | undefined): ToolViewOptions {
  */
 export function governedMethods(deps: GovernedDeps): GovernedMethods {
   const { governance, lists, cache, plain } = deps;
+  // The stages after the call, for the tasks this client's governed calls started.
+  const tasks = taskResults();
   let lastName: string | undefined;
   const serverName = () => {
     if (deps.name !== undefined) return deps.name;
@@ -131,12 +212,18 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
           arguments: args ?? {},
           scope: scopeOf(view),
           lookup: (tool) => lookup(tool, options?.timeout),
+          listing: () => raw() ?? [],
           send: (tool, sent) => plain.callTool(tool, sent, options),
+          started: tasks.started,
         });
       } catch (error) {
         return Promise.reject(error);
       }
     }) as McpClient["callTool"],
+    async awaitTask(task, options) {
+      const finish = tasks.stagesOf(task);
+      return await finish(await plain.awaitTask(task, options));
+    },
     async getPrompt(name, args, options) {
       nonEmpty("name", name);
       if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
@@ -147,6 +234,81 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
         args ?? {},
         scopeOf(view),
         (prompt, sent) => plain.getPrompt(prompt, sent, options),
+      );
+    },
+    async complete(ref, argument, options) {
+      const wire = wireRef(ref);
+      if (!known()) await deps.ready(options?.timeout);
+      return await governance.complete(
+        wire,
+        completionArgs(argument, options?.context),
+        scopeOf({}),
+        () => plain.complete(ref, argument, options),
+      );
+    },
+    async subscribe(uri, options) {
+      nonEmpty("uri", uri);
+      if (!known()) await deps.ready(options?.timeout);
+      await governance.readResource(uri, scopeOf({}), (target) => plain.subscribe(target, options));
+    },
+    async unsubscribe(uri, options) {
+      nonEmpty("uri", uri);
+      if (!known()) await deps.ready(options?.timeout);
+      await governance.readResource(
+        uri,
+        scopeOf({}),
+        (target) => plain.unsubscribe(target, options),
+      );
+    },
+    async request(method, params, options): Promise<Record<string, unknown>> {
+      const send = (sent?: Record<string, unknown>) => plain.request(method, sent, options);
+      if (!GOVERNED_REQUESTS.has(method)) return await send(params);
+      if (!known()) await deps.ready(options?.timeout);
+      const scope = scopeOf({});
+      if (method === "tools/call") {
+        const name = text(params, "name", method);
+        return await governance.callTool<Record<string, unknown>>({
+          name,
+          arguments: record(params, "arguments", method),
+          scope,
+          lookup: (tool) => lookup(tool, options?.timeout),
+          listing: () => raw() ?? [],
+          send: (tool, args) => send({ ...params, name: tool, arguments: args }),
+          started: tasks.started,
+        });
+      }
+      if (method === "prompts/get") {
+        return await governance.getPrompt(
+          text(params, "name", method),
+          record(params, "arguments", method),
+          scope,
+          (prompt, args) => send({ ...params, name: prompt, arguments: args }),
+        );
+      }
+      if (method === "completion/complete") {
+        const wire = wireRef(params?.ref);
+        return await governance.complete(
+          wire,
+          completionArgs(params?.argument, params?.context),
+          scope,
+          () => send(params),
+        );
+      }
+      if (method === "tasks/get" || method === "tasks/result") {
+        // A task's result comes back only through the stages of the call that started it.
+        const finish = tasks.stagesOf(text(params, "taskId", method));
+        const answer = await send(params);
+        if (method === "tasks/result") {
+          return await finish(answer as unknown as ToolResult) as unknown as typeof answer;
+        }
+        if (!isObject(answer.result)) return answer;
+        return { ...answer, result: await finish(answer.result as unknown as ToolResult) };
+      }
+      // resources/read, resources/subscribe, resources/unsubscribe.
+      return await governance.readResource(
+        text(params, "uri", method),
+        scope,
+        (uri) => send({ ...params, uri }),
       );
     },
     async readResource(uri, options) {

@@ -16,7 +16,7 @@ import { GOVERNANCE_KEYS } from "../governance/options.ts";
 import { createGovernance, type Governance } from "../governance/pipeline.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
-import { shapeDefaults } from "./_client_shape.ts";
+import { shapeDefaults } from "./shaping.ts";
 import {
   bad,
   flag,
@@ -48,10 +48,11 @@ export interface ResolvedOptions {
   /** The input handler. */
   handler?: ClientHandler;
   /**
-   * The callers of the legacy tasks being awaited, by task id: a server request tagged with a
-   * task's related-task `_meta` reaches the handler with its caller's `assigns`.
+   * The callers of the legacy tasks this client started, by task id: a server request tagged
+   * with a task's related-task `_meta` reaches the handler with the `assigns` and `principal`
+   * of the call that started it (never of another caller awaiting the same id).
    */
-  taskCallers?: Map<string, { assigns?: Record<string, unknown> }>;
+  taskCallers?: Map<string, { assigns?: Record<string, unknown>; principal?: string }>;
   /** The default request timeout. */
   requestTimeout: number;
   /** The probe timeout. */

@@ -20,7 +20,7 @@ import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { delay } from "./_async.ts";
 import { authMethods } from "./_client_auth.ts";
-import { type RawCallTool, withShaping } from "./_client_shape.ts";
+import { type RawCallTool, withShaping } from "./shaping.ts";
 import { listingMethods } from "./_client_lists.ts";
 import { governedMethods } from "./_client_governance.ts";
 import { resolveOptions } from "./_resolve_options.ts";
@@ -244,7 +244,7 @@ export function createClient(options: ClientOptions): McpClient {
   };
   // A governed client (decided once, here) runs the pipeline; a plain one sends as given.
   if (resolved.governance === undefined) return client;
-  const { getPrompt: prompt, readResource } = client;
+  const { getPrompt: prompt, readResource, complete: completion, subscribe, unsubscribe } = client;
   const governed = governedMethods({
     governance: resolved.governance,
     name: resolved.name,
@@ -252,7 +252,16 @@ export function createClient(options: ClientOptions): McpClient {
     cache,
     serverInfo: connection.serverInfo,
     ready: (timeout) => connection.ready(timeout ?? resolved.requestTimeout),
-    plain: { callTool: rawCall as McpClient["callTool"], getPrompt: prompt, readResource },
+    plain: {
+      callTool: rawCall as McpClient["callTool"],
+      getPrompt: prompt,
+      readResource,
+      complete: completion,
+      subscribe,
+      unsubscribe,
+      request: client.request,
+      awaitTask: client.awaitTask,
+    },
     warn: resolved.warn,
   });
   // Shaping is the last stage: the post-hooks and the output check see the raw result.

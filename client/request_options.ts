@@ -101,7 +101,11 @@ export interface AwaitTaskOptions {
   timeout?: number;
   /** Stops the wait and cancels the task. */
   signal?: AbortSignal;
-  /** Data of the caller's own, handed to the handler answering the task's input requests. */
+  /**
+   * Data of the caller's own, handed to the handler answering the task's input requests
+   * (modern). A legacy server's requests for a task get the `assigns` and `principal` of the
+   * call that started it on this client, whoever awaits it (none for a task it did not start).
+   */
   assigns?: Record<string, unknown>;
   /** Called with each new status (and status message) of the task. */
   onStatus?: (task: Task) => void;

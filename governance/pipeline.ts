@@ -3,8 +3,8 @@
  * options and returns stages that work on plain inputs (a tool list, a `send` function, the
  * caller), so one client, or a hub over many servers, can run it.
  *
- * A call runs: selection (the tool is known, shown by the filter and the listing hooks, its
- * schema usable, its pin intact) → `beforeCall` hooks → validation of the arguments →
+ * A call runs: selection (the tool is known, shown by the filter and by the listing hooks
+ * run over the server's whole current listing, its schema usable, its pin intact) → `beforeCall` hooks → validation of the arguments →
  * policy and approval (the approver sees the validated arguments) → the call →
  * `structuredContent` checked against `outputSchema` → `afterCall` hooks. Nothing is sent
  * unless every stage before the call agreed.
@@ -44,9 +44,23 @@ export interface ToolCall<R = ToolResult> {
   scope: Scope;
   /** The tool's definition as listed (`undefined`: the tool is not known). */
   lookup(name: string): Tool | undefined | Promise<Tool | undefined>;
+  /**
+   * The server's whole current listing, as listed (read after `lookup`): the `onToolsListed`
+   * hooks decide the call over it. Without it they see the called tool alone.
+   */
+  listing?(): readonly Tool[];
   /** Makes the call. */
   send(name: string, args: Record<string, unknown>): Promise<R>;
+  /**
+   * `send` answered with something other than a result (a server task): `finish` runs the
+   * stages after the call (the output check, `afterCall`) on the task's final result, with
+   * this call's tool, arguments and caller. Keep it for the task's `awaitTask`.
+   */
+  started?(answer: R, finish: Finish): void;
 }
+
+/** The stages after a call, for a result that comes later (a task's). */
+export type Finish = (result: ToolResult) => Promise<ToolResult>;
 
 /** The governance stages. */
 export interface Governance {
@@ -63,8 +77,25 @@ export interface Governance {
     scope: Scope,
     send: (name: string, args: Record<string, unknown>) => Promise<R>,
   ): Promise<R>;
-  /** `readResource`: the `onResourceRead` hooks, then the resource rules. */
+  /**
+   * `readResource`: the `onResourceRead` hooks, then the resource rules. A subscription to a
+   * resource (`subscribe`, `unsubscribe`) goes through this stage too: its updates are the
+   * resource's data.
+   */
   readResource<R>(uri: string, scope: Scope, send: (uri: string) => Promise<R>): Promise<R>;
+  /**
+   * `complete`: a prompt reference (`ref/prompt`) passes the `getPrompt` stage for that prompt
+   * (its arguments the completion's context and the argument being completed; a hook's
+   * rewrite is not sent), a resource reference (`ref/resource`) the `readResource` stage for
+   * its URI template. Completions are the prompt's or resource's data: what may not be got or
+   * read may not be completed. Any other reference is passed on.
+   */
+  complete<R>(
+    ref: Record<string, unknown>,
+    args: Record<string, unknown>,
+    scope: Scope,
+    send: () => Promise<R>,
+  ): Promise<R>;
 }
 
 function contextOf(scope: Scope, tool?: Tool): GovernanceContext {
@@ -171,6 +202,51 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
     return hooks.onToolsListed.length === 0 ? kept : runListed(hooks.onToolsListed, kept, ctx);
   };
 
+  /**
+   * Whether the listing hooks keep `tool` in the caller's full listing (the called tool in
+   * place of its listed namesake, its pin checked after): a hook that keeps the top k, caps
+   * the list or drops a shadowing tool decides the call as it decided the listing.
+   */
+  const listedNow = (tool: Tool, listing: readonly Tool[], scope: Scope) => {
+    const keep = (t: Tool) => shown(t, contextOf(scope, t));
+    const listed = listing.some((t) => t.name === tool.name);
+    const all = listed
+      ? listing.flatMap((t) => t.name === tool.name ? [tool] : keep(t) ? [t] : [])
+      : [...listing.filter(keep), tool];
+    return runListed(hooks.onToolsListed, all, contextOf(scope)).some((t) => t.name === tool.name);
+  };
+
+  /** The output check and the `afterCall` hooks. */
+  const after = async (
+    done: ToolResult,
+    name: string,
+    args: Record<string, unknown>,
+    output: CompiledSchema | undefined,
+    ctx: GovernanceContext,
+  ): Promise<ToolResult> => {
+    let result = done;
+    if (output !== undefined && !result.isError) {
+      const issues = result.structuredContent === undefined
+        ? [{ path: "", keyword: "outputSchema", message: "the result has no structuredContent" }]
+        : output(result.structuredContent);
+      if (issues.length > 0) throw invalidOutput(name, issues);
+    }
+    for (const hook of hooks.afterCall) {
+      let next: unknown;
+      try {
+        next = await hook(result, { name, arguments: args }, ctx);
+      } catch (error) {
+        throw hookFailed("afterCall", error);
+      }
+      if (next === undefined) continue;
+      if (!isResult(next)) {
+        throw hookFailed("afterCall", new TypeError("it must return a result"));
+      }
+      result = next;
+    }
+    return result;
+  };
+
   const hidden = (name: string, why: string) =>
     new McpError(`Tool "${name}" is not available: ${why}`, {
       kind: "not_found",
@@ -184,7 +260,7 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
     warn,
   );
 
-  return {
+  const stages: Governance = {
     async listTools(tools, scope) {
       await validating;
       if (pins !== undefined) {
@@ -214,9 +290,7 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
       if (filter !== undefined && !filter(tool, ctx)) {
         throw hidden(name, "the tools filter hides it");
       }
-      if (
-        hooks.onToolsListed.length > 0 && runListed(hooks.onToolsListed, [tool], ctx).length === 0
-      ) {
+      if (hooks.onToolsListed.length > 0 && !listedNow(tool, call.listing?.() ?? [], scope)) {
         throw hidden(name, "an onToolsListed hook hides it");
       }
       const schema = settings.validate ? compiled(tool) : undefined;
@@ -235,28 +309,20 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
         if (verdict.decision !== "allow") await authorize(tool, args, ctx, verdict);
       }
       // The call, then the output check and the post-hooks.
-      let result = await call.send(name, args);
-      if (!isResult(result)) return result;
-      if (schema?.output !== undefined && !result.isError) {
-        const issues = result.structuredContent === undefined
-          ? [{ path: "", keyword: "outputSchema", message: "the result has no structuredContent" }]
-          : schema.output(result.structuredContent);
-        if (issues.length > 0) throw invalidOutput(name, issues);
-      }
-      for (const hook of hooks.afterCall) {
-        let next: unknown;
-        try {
-          next = await hook(result as ToolResult, { name, arguments: args }, ctx);
-        } catch (error) {
-          throw hookFailed("afterCall", error);
-        }
-        if (next === undefined) continue;
-        if (!isResult(next)) {
-          throw hookFailed("afterCall", new TypeError("it must return a result"));
-        }
-        result = next as typeof result;
-      }
+      const result = await call.send(name, args);
+      const finish: Finish = (done) => after(done, name, args, schema?.output, ctx);
+      if (isResult(result)) return await finish(result) as typeof result;
+      call.started?.(result, finish);
       return result;
+    },
+    async complete(ref, args, scope, send) {
+      if (ref.type === "ref/prompt" && typeof ref.name === "string") {
+        return await stages.getPrompt(ref.name, args, scope, () => send());
+      }
+      if (ref.type === "ref/resource" && typeof ref.uri === "string") {
+        return await stages.readResource(ref.uri, scope, () => send());
+      }
+      return await send();
     },
     async getPrompt(name, args, scope, send) {
       const ctx = contextOf(scope);
@@ -284,4 +350,5 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
       return await send(uri);
     },
   };
+  return stages;
 }

@@ -3,7 +3,9 @@
  * (`createGovernance`) runs over the merged catalogue: its rules and filters see the hub
  * names (`docs__search`), and every stage's `ctx.server` is the server that owns the tool.
  * Listings are governed server by server (each group with its own `ctx.server`), calls,
- * prompts and reads one by one. Without the option every step passes straight through.
+ * prompts, reads and subscriptions (governed as reads: their updates are the resource's data)
+ * one by one. A call that returned a task keeps its stages after the call: `awaitTask` runs
+ * them on the task's result (and refuses a task the hub's governed calls did not start). Without the option every step passes straight through.
  * A server's own governance (its client options) runs inside, on the server's own names.
  *
  * @module
@@ -11,6 +13,7 @@
 
 import type { GovernanceOptions } from "../governance/options.ts";
 import { createGovernance } from "../governance/pipeline.ts";
+import { taskResults } from "../governance/task_results.ts";
 import type { Task } from "../protocol/tasks.ts";
 import type {
   CallOptions,
@@ -53,6 +56,10 @@ export interface Governed {
     client: McpClient,
     options?: ReadResourceOptions,
   ): Promise<ReadResourceResult>;
+  /** Awaits a task (`wait`), its result through the stages after the call that started it. */
+  awaitTask(task: Task | string, wait: () => Promise<ToolResult>): Promise<ToolResult>;
+  /** Subscribes to (or unsubscribes from) a resource of `server`: the read rules apply. */
+  watch(uri: string, server: string, send: (uri: string) => Promise<void>): Promise<void>;
 }
 
 const scopeOf = (server: string, options?: { principal?: string; assigns?: unknown }) => ({
@@ -83,12 +90,16 @@ export function governed(
       prompt: (_name, route, client, args, callOptions) =>
         client.getPrompt(route.name, args, callOptions),
       read: (uri, _server, client, readOptions) => client.readResource(uri, readOptions),
+      watch: (uri, _server, send) => send(uri),
+      awaitTask: (_task, wait) => wait(),
     };
   }
   if (typeof options !== "object" || options === null) {
     throw new TypeError("hub governance must be an object of governance options");
   }
   const governance = createGovernance({ ...options, warn });
+  // The stages after the call, for the tasks the hub's governed calls started.
+  const tasks = taskResults();
   // The latest merged listing, by hub name: what the pipeline checks a call against.
   let listed = new Map<string, Tool>();
 
@@ -111,7 +122,7 @@ export function governed(
   return {
     tools,
     call(name, route, client, args, callOptions) {
-      return governance.callTool({
+      return governance.callTool<ToolResult | Task>({
         name,
         arguments: args ?? {},
         scope: scopeOf(route.server, callOptions),
@@ -123,7 +134,13 @@ export function governed(
           }
           return listed.get(hubName);
         },
+        // The owning server's group of the merged listing: what its listing hooks saw.
+        listing: () =>
+          [...listed.values()].filter((tool) =>
+            catalogue.toolRoute(tool.name)?.server === route.server
+          ),
         send: (_hubName, sent) => client.callTool(route.name, sent, callOptions),
+        started: tasks.started,
       });
     },
     prompt(name, route, client, args, callOptions) {
@@ -140,6 +157,13 @@ export function governed(
         scopeOf(server, readOptions),
         (read) => client.readResource(read, readOptions),
       );
+    },
+    async awaitTask(task, wait) {
+      const finish = tasks.stagesOf(task);
+      return await finish(await wait());
+    },
+    watch(uri, server, send) {
+      return governance.readResource(uri, scopeOf(server), send);
     },
   };
 }

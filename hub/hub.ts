@@ -13,6 +13,8 @@ import type { McpClient, ToolCallOptions } from "../client/types.ts";
 import { timeoutSignal } from "../clock/timer.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
+import { type RawCallTool, withShaping } from "../client/shaping.ts";
+import { DEFAULT_MAX_CHARS } from "../governance/shape.ts";
 import { createCatalogue } from "./_catalogue.ts";
 import { type Backoff, createMember, type Member } from "./_member.ts";
 import { clientOptionsFor } from "./_target.ts";
@@ -145,6 +147,11 @@ export function hub(options: HubOptions): Hub {
     );
     return tasks.note(result, route.server);
   };
+  // With hub governance, shaping is the hub's last stage (the pipeline sees the raw result);
+  // without it, the server's client shapes, with its own `shape` default.
+  const callTool = options.governance === undefined
+    ? callRouted
+    : withShaping(callRouted as RawCallTool, DEFAULT_MAX_CHARS) as typeof callRouted;
 
   const ownerOf = async (uri: string) => {
     if (typeof uri !== "string" || uri === "") {
@@ -204,13 +211,14 @@ export function hub(options: HubOptions): Hub {
         return Promise.reject(new TypeError("name must be a non-empty string"));
       }
       if (lazy) {
-        const meta = lazyCall(name, args, callOptions, steps.tools, callRouted);
+        const meta = lazyCall(name, args, callOptions, steps.tools, callTool);
         if (meta !== undefined) return meta;
       }
-      return callRouted(name, args, callOptions);
+      return callTool(name, args, callOptions);
     }) as Hub["callTool"],
     getTask: async (task, taskOptions) => await taskClient(task).getTask(task, taskOptions),
-    awaitTask: async (task, taskOptions) => await taskClient(task).awaitTask(task, taskOptions),
+    awaitTask: async (task, taskOptions) =>
+      await steps.awaitTask(task, () => taskClient(task).awaitTask(task, taskOptions)),
     cancelTask: async (task, taskOptions) => await taskClient(task).cancelTask(task, taskOptions),
     listAllPrompts: (listOptions) => catalogue.prompts(listOptions),
     async getPrompt(name, args, callOptions) {
@@ -228,9 +236,14 @@ export function hub(options: HubOptions): Hub {
       const { server, client } = await ownerOf(uri);
       return await steps.read(uri, server, client, readOptions);
     },
-    subscribe: async (uri, subOptions) => (await ownerOf(uri)).client.subscribe(uri, subOptions),
-    unsubscribe: async (uri, subOptions) =>
-      (await ownerOf(uri)).client.unsubscribe(uri, subOptions),
+    async subscribe(uri, subOptions) {
+      const { server, client } = await ownerOf(uri);
+      await steps.watch(uri, server, (target) => client.subscribe(target, subOptions));
+    },
+    async unsubscribe(uri, subOptions) {
+      const { server, client } = await ownerOf(uri);
+      await steps.watch(uri, server, (target) => client.unsubscribe(target, subOptions));
+    },
     subscribeNotifications: (listener) => notes.subscribe(listener),
     notifications: (iterOptions) =>
       notes.iterate(checkKeys(iterOptions, ["signal"], "notifications options")),

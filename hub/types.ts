@@ -243,7 +243,9 @@ export interface Hub extends HubClientMethods {
   /** The server names, in declaration order. */
   serverNames(): string[];
   /**
-   * The client of one server, e.g. for a method the hub does not route.
+   * The client of one server, e.g. for a method the hub does not route. An escape hatch from
+   * the hub's `governance`: the client runs only its own server entry's governance (on the
+   * server's own names), never the hub-wide one. Hand it to no one the hub governs.
    *
    * @throws {McpError} kind `not_found`, reason `unknown_server`.
    */

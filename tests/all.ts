@@ -124,6 +124,7 @@ import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";
 import "./security/client_changes_test.ts";
 import "./security/identity_test.ts";
+import "./security/pipeline_test.ts";
 import "./security/task_waits_test.ts";
 import "./testing/cassette_test.ts";
 import "./testing/mock_server_test.ts";

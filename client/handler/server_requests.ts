@@ -97,11 +97,13 @@ export function createServerRequests(config: ServerRequestsOptions): ServerReque
         era: "legacy",
         protocolVersion: version,
       };
-      // A request for an awaited task's input carries that task's caller's assigns.
+      // A request for the input of a task this client started carries the context of the
+      // call that started it; any other task id the server names carries none.
       const related = isObject(params._meta) ? params._meta[META_RELATED_TASK] : undefined;
       const taskId = isObject(related) ? related.taskId : undefined;
       const caller = typeof taskId === "string" ? options.taskCallers?.get(taskId) : undefined;
       if (caller?.assigns !== undefined) ctx.assigns = caller.assigns;
+      if (caller?.principal !== undefined) ctx.principal = caller.principal;
       const outcome = await answerInput(method, params, options.handler, ctx);
       if (controller.signal.aborted) return; // cancelled by the server, or the link is gone
       if (outcome.ok) return send({ jsonrpc: "2.0", id, result: outcome.result });

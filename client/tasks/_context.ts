@@ -39,8 +39,11 @@ export interface TaskContext {
    * function is not called; `undefined` when the server cannot push.
    */
   follow?(taskId: string): (() => void) | undefined;
-  /** Legacy: the callers of awaited tasks, whose `assigns` the server-request inbox hands on. */
-  callers?: Map<string, { assigns?: Record<string, unknown> }>;
+  /**
+   * Legacy: the callers of the tasks this client started (by `call.ts`, when the server
+   * created them), whose `assigns` and `principal` the server-request inbox hands on.
+   */
+  callers?: Map<string, { assigns?: Record<string, unknown>; principal?: string }>;
 }
 
 /** A task or its id, as the task methods take it. */

@@ -208,9 +208,9 @@ async function legacyFailure(run: Run, error: unknown): Promise<unknown> {
 
 async function awaitLegacy(run: Run): Promise<ToolResult> {
   const { ctx, taskId, signal } = run;
-  // The task's input requests come as server requests: the inbox gives them these assigns.
-  const caller = { assigns: run.assigns };
-  if (run.assigns !== undefined) ctx.callers?.set(taskId, caller);
+  // The task's input requests come as server requests: the inbox gives them the context of
+  // the call that started the task on this client (call.ts), never this awaiter's.
+  const caller = ctx.callers?.get(taskId);
   const ended = new AbortController();
   const stopResult = () => ended.abort(signal.reason);
   signal.addEventListener("abort", stopResult, { once: true });
@@ -250,6 +250,7 @@ async function awaitLegacy(run: Run): Promise<ToolResult> {
   } finally {
     signal.removeEventListener("abort", stopResult);
     ended.abort();
-    if (ctx.callers?.get(taskId) === caller) ctx.callers.delete(taskId);
+    // The wait is over (the task ended, or was cancelled): its caller is no longer kept.
+    if (caller !== undefined && ctx.callers?.get(taskId) === caller) ctx.callers.delete(taskId);
   }
 }

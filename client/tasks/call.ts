@@ -108,6 +108,7 @@ export async function callToolTask(
         taskSupport(await ctx.definition(name, left())) === "required"
       ) {
         const created = await legacyTaskCall(ctx, name, args, call, taskTtl);
+        noteCaller(ctx, created, call);
         return await settle(ctx, created, "await", { ...call, onStatus }, left);
       }
     }
@@ -131,10 +132,30 @@ export async function callToolTask(
     taskSupport(await ctx.definition(name, left())) !== "forbidden"
   ) {
     created = await legacyTaskCall(ctx, name, args, call, taskTtl);
+    noteCaller(ctx, created, call);
   } else {
     created = await callTool(ctx.requester, name, args, call);
   }
   return await settle(ctx, created, task, { ...call, onStatus }, left);
+}
+
+/** How many started legacy tasks keep their caller (the oldest is dropped past it). */
+const MAX_CALLERS = 1_000;
+
+/**
+ * Notes whom a legacy task the server created is for: its input requests get this call's
+ * `assigns` and `principal`. A task id the server hands out again while the first is kept
+ * is for neither caller: its requests get no context.
+ */
+function noteCaller(ctx: TaskContext, created: ToolResult | Task, call: CallOptions): void {
+  if (!isTask(created) || ctx.callers === undefined) return;
+  const reused = ctx.callers.has(created.taskId);
+  ctx.callers.delete(created.taskId);
+  ctx.callers.set(
+    created.taskId,
+    reused ? {} : { assigns: call.assigns, principal: call.principal },
+  );
+  if (ctx.callers.size > MAX_CALLERS) ctx.callers.delete(ctx.callers.keys().next().value!);
 }
 
 /** Returns the task (`"return"`) or awaits it within what is left of the call's time. */

@@ -1,7 +1,11 @@
 /**
- * Private: `callTool`'s `shape: "llm"` — the client's `shape` default (`{ maxChars }`), and the
+ * `callTool`'s `shape: "llm"` — the client's `shape` default (`{ maxChars }`), and the
  * step after the call that hands back a {@linkcode ShapedResult} instead of the raw result. A
  * call without `shape` or `maxChars` goes straight to the call, with nothing added.
+ *
+ * Shaping is always the last stage, outside governance: a governed client and a governed hub
+ * both wrap their governed `callTool` in {@linkcode withShaping}, so the output check and the
+ * `afterCall` hooks see the raw result of every call, shaped or not.
  *
  * @module
  */
