@@ -7,7 +7,15 @@
  */
 
 import { checkKeys } from "../protocol/option_keys.ts";
-import { type CacheKey, type CacheStore, checkKey, checkSet, entryOf, valueOf } from "./store.ts";
+import {
+  type CacheKey,
+  type CacheStore,
+  checkKey,
+  checkSet,
+  encodeKey,
+  entryOf,
+  valueOf,
+} from "./store.ts";
 
 /** Options of {@linkcode memoryStore}. */
 export interface MemoryStoreOptions {
@@ -17,7 +25,7 @@ export interface MemoryStoreOptions {
   now?: () => number;
 }
 
-const SEPARATOR = "\u0000";
+const SEPARATOR = ":";
 
 /**
  * A {@linkcode CacheStore} in memory, shared by every client given the same store. Values
@@ -51,7 +59,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): CacheStore {
   const now = options.now ?? Date.now;
   // A Map iterates in insertion order: re-inserting on use keeps the oldest use first.
   const entries = new Map<string, ReturnType<typeof entryOf>>();
-  const name = (key: CacheKey) => key.join(SEPARATOR);
+  // Parts are encoded (`encodeKey`): a part holding the separator is not two parts.
+  const name = (key: CacheKey) => encodeKey(key);
   return {
     get(key) {
       checkKey(key);

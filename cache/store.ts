@@ -14,8 +14,33 @@
  * @module
  */
 
-/** One part of a key: stores join the parts (Redis with `:`, Deno KV as key parts). */
+/**
+ * A key: its parts, each kept distinct by every store (Deno KV as key parts; the memory
+ * store and Redis join them with {@linkcode encodeKey}), so no part a server names can
+ * spell another key.
+ */
 export type CacheKey = readonly string[];
+
+/**
+ * A key as one string without ambiguity: in each part `%` becomes `%25` and `:` becomes
+ * `%3A`, and the parts (empty ones too) are joined with `:`. Two keys are equal only when
+ * their parts are, and the keys under a prefix are exactly those starting with the
+ * prefix's text followed by `:`.
+ *
+ * @param key The parts.
+ * @returns The text.
+ *
+ * @example
+ * ```ts
+ * import { encodeKey } from "./store.ts";
+ *
+ * if (encodeKey(["g", "", "p:alice:x"]) === encodeKey(["g", "p:alice", "x"])) throw new Error();
+ * if (encodeKey(["a:b", "c"]) !== "a%3Ab:c") throw new Error();
+ * ```
+ */
+export function encodeKey(key: CacheKey): string {
+  return key.map((part) => part.replaceAll("%", "%25").replaceAll(":", "%3A")).join(":");
+}
 
 /**
  * The store contract: asynchronous get, set with expiry, delete, and delete by prefix.
