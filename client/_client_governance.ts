@@ -5,16 +5,23 @@
  * sent. Decided once, when the client is created: a plain client gets none of these, and its
  * calls go out as they did before.
  *
+ * Governance names the server (pins, "always" grants, `servers:` rules, `ctx.server`) by
+ * the `name` option, else by the client's own identity of what it connected to (the
+ * transport's `cacheTarget().server`): never by the `serverInfo.name` the server reports,
+ * which a server may change to escape its pins or to match another server's rules. Give a
+ * `name` to write `servers:` rules for a client.
+ *
  * @module
  */
 
+import { type CacheTarget, localName } from "../cache/digest.ts";
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import type { Governance, Scope } from "../governance/pipeline.ts";
 import { isObject } from "./_json.ts";
 import type { ListingMethods } from "./_client_lists.ts";
 import type { ClientCache } from "./changes/cache.ts";
 import { checkCaller, nonEmpty } from "./requests/_checks.ts";
-import type { McpClient, ServerInfo, Tool, ToolViewOptions } from "./types.ts";
+import type { McpClient, Tool, ToolViewOptions } from "./types.ts";
 
 /** What the governed methods wrap. */
 export interface GovernedDeps {
@@ -26,10 +33,12 @@ export interface GovernedDeps {
   lists: ListingMethods;
   /** The client's cache (the raw last tool listing). */
   cache: ClientCache;
-  /** The handshake's info (throws while not ready). */
-  serverInfo(): ServerInfo;
-  /** Waits for the connection. */
-  ready(timeout?: number): Promise<void>;
+  /**
+   * The client's own identity of the server when there is no `name`: what it connected to
+   * (the transport's `cacheTarget().server`, a digest of the URL, or of the command line
+   * and working directory).
+   */
+  identity(): Promise<string>;
   /** The plain methods that send. */
   plain: Pick<McpClient, "callTool" | "getPrompt" | "readResource">;
   /** Diagnostics. */
@@ -48,6 +57,25 @@ export type GovernedMethods = Pick<
   | "readResource"
 >;
 
+/**
+ * The client's own identity of a server: the transport's `cacheTarget().server` (a digest of
+ * the URL, or of the command line and working directory), else a name local to this process.
+ *
+ * @param transport The transport the client was given.
+ * @returns The identity.
+ */
+export async function serverIdentity(
+  transport: { cacheTarget?(): Promise<CacheTarget> },
+): Promise<string> {
+  try {
+    const target = await transport.cacheTarget?.();
+    if (typeof target?.server === "string" && target.server !== "") return target.server;
+  } catch {
+    // No shared identity: nothing carries over to another process.
+  }
+  return localName(transport);
+}
+
 function caller(options: ToolViewOptions | undefined): ToolViewOptions {
   if (options === undefined) return {};
   if (!isObject(options)) throw new TypeError("options must be an object");
@@ -62,26 +90,19 @@ function caller(options: ToolViewOptions | undefined): ToolViewOptions {
  */
 export function governedMethods(deps: GovernedDeps): GovernedMethods {
   const { governance, lists, cache, plain } = deps;
-  let lastName: string | undefined;
-  const serverName = () => {
-    if (deps.name !== undefined) return deps.name;
-    try {
-      lastName = deps.serverInfo().serverInfo?.name ?? lastName;
-    } catch {
-      // Not ready: the last name known.
-    }
-    return lastName ?? "server";
-  };
-  // `server` is read when a stage needs it: after the tool lookup, which may wait for the
-  // connection.
-  const scopeOf = (view: ToolViewOptions): Scope => ({
-    ...view,
-    get server() {
-      return serverName();
-    },
+  // The server's name in governance (pins, grants, `servers:` rules, `ctx.server`): the
+  // `name` option, else the client's own identity of what it connected to; never anything
+  // the server says.
+  let server = deps.name;
+  const named = server !== undefined ? Promise.resolve(server) : deps.identity().then((id) => {
+    server = id;
+    return id;
   });
-  const known = () =>
-    deps.name !== undefined || lastName !== undefined || serverName() !== "server";
+  named.catch(() => {});
+  const scopeOf = async (view: ToolViewOptions): Promise<Scope> => ({
+    ...view,
+    server: server ?? await named,
+  });
   const raw = (): Tool[] | undefined => {
     try {
       return cache.cachedTools();
@@ -98,18 +119,23 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
       tools.find((tool) => tool.name === name)
     );
   };
-  const visible = (view: ToolViewOptions) =>
-    governance.visibleTools(cache.cachedTools(), scopeOf(view));
+  const visible = (view: ToolViewOptions) => {
+    const tools = cache.cachedTools();
+    // Named before any listing could finish; until then nothing has been checked to show.
+    if (server === undefined) return [];
+    return governance.visibleTools(tools, { ...view, server });
+  };
 
   return {
     async listTools(options) {
       const view = caller(options);
       const page = await lists.listTools(options);
-      return { ...page, tools: await governance.listTools(page.tools, scopeOf(view)) };
+      return { ...page, tools: await governance.listTools(page.tools, await scopeOf(view)) };
     },
     async listAllTools(options) {
       const view = caller(options);
-      return await governance.listTools(await lists.listAllTools(options), scopeOf(view));
+      const tools = await lists.listAllTools(options);
+      return await governance.listTools(tools, await scopeOf(view));
     },
     cachedTools: (options) => visible(caller(options)),
     tool(name, options) {
@@ -126,13 +152,15 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
         nonEmpty("name", name);
         if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
         const view = caller(options);
-        return governance.callTool({
-          name,
-          arguments: args ?? {},
-          scope: scopeOf(view),
-          lookup: (tool) => lookup(tool, options?.timeout),
-          send: (tool, sent) => plain.callTool(tool, sent, options),
-        });
+        return scopeOf(view).then((scope) =>
+          governance.callTool({
+            name,
+            arguments: args ?? {},
+            scope,
+            lookup: (tool) => lookup(tool, options?.timeout),
+            send: (tool, sent) => plain.callTool(tool, sent, options),
+          })
+        );
       } catch (error) {
         return Promise.reject(error);
       }
@@ -141,21 +169,19 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
       nonEmpty("name", name);
       if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
       const view = caller(options);
-      if (!known()) await deps.ready(options?.timeout);
       return await governance.getPrompt(
         name,
         args ?? {},
-        scopeOf(view),
+        await scopeOf(view),
         (prompt, sent) => plain.getPrompt(prompt, sent, options),
       );
     },
     async readResource(uri, options) {
       nonEmpty("uri", uri);
       const view = caller(options);
-      if (!known()) await deps.ready(options?.timeout);
       return await governance.readResource(
         uri,
-        scopeOf(view),
+        await scopeOf(view),
         (target) => plain.readResource(target, options),
       );
     },

@@ -95,6 +95,7 @@ test("pin: a changed description is held, diffed and refused until the approver 
   const asked: ApprovalRequest[] = [];
   let accept = false;
   await using client = governed(mock, {
+    name: "files", // the server as the client names it
     pin: true,
     onWarning: (message) => warnings.push(message),
     policy: {
