@@ -19,7 +19,10 @@ import {
 
 /** Options of {@linkcode memoryStore}. */
 export interface MemoryStoreOptions {
-  /** The most entries kept (default 1 000); the least recently used goes first. */
+  /**
+   * The most entries kept (default 1 000); the least recently used goes first. `Infinity`:
+   * no bound, nothing is evicted (the store's `evicts` is then `false`).
+   */
   maxEntries?: number;
   /** The clock, ms since the epoch (default `Date.now`). */
   now?: () => number;
@@ -50,7 +53,7 @@ const SEPARATOR = ":";
 export function memoryStore(options: MemoryStoreOptions = {}): CacheStore {
   checkKeys(options, ["maxEntries", "now"], "memoryStore options");
   const max = options.maxEntries ?? 1_000;
-  if (!Number.isInteger(max) || max < 1) {
+  if (max !== Infinity && (!Number.isInteger(max) || max < 1)) {
     throw new TypeError("memoryStore: maxEntries must be a positive integer");
   }
   if (options.now !== undefined && typeof options.now !== "function") {
@@ -62,6 +65,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): CacheStore {
   // Parts are encoded (`encodeKey`): a part holding the separator is not two parts.
   const name = (key: CacheKey) => encodeKey(key);
   return {
+    evicts: max !== Infinity,
     get(key) {
       checkKey(key);
       const id = name(key);

@@ -72,6 +72,12 @@ export interface CacheStore {
   delete(key: CacheKey): Promise<void>;
   /** Deletes every value whose key starts with the parts of `prefix`. */
   deletePrefix(prefix: CacheKey): Promise<void>;
+  /**
+   * `true` when the store drops entries before their expiry to make room (the bounded
+   * `memoryStore()`): governance then keeps its pins and "always" grants out of it, where
+   * cache traffic cannot push them out.
+   */
+  readonly evicts?: boolean;
 }
 
 /** What a store keeps for one entry: the value and when it expires (`null`: never). */
