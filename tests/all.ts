@@ -123,6 +123,7 @@ import "./protocol/versions_test.ts";
 import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";
 import "./security/pin_eviction_test.ts";
+import "./security/pin_fields_test.ts";
 import "./security/pin_identity_test.ts";
 import "./security/pin_store_keys_test.ts";
 import "./testing/cassette_test.ts";
