@@ -135,7 +135,8 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
     async listAllTools(options) {
       const view = caller(options);
       const tools = await lists.listAllTools(options);
-      return await governance.listTools(tools, await scopeOf(view));
+      // Every page, before any filter: a complete listing.
+      return await governance.listTools(tools, await scopeOf(view), true);
     },
     cachedTools: (options) => visible(caller(options)),
     tool(name, options) {
