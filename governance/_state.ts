@@ -48,7 +48,7 @@ export function keptStore(store: CacheStore): CacheStore {
   if (store.evicts !== true) return store;
   let kept = keptStores.get(store);
   if (kept === undefined) {
-    kept = memoryStore({ maxEntries: Infinity });
+    kept = memoryStore({ maxEntries: Infinity, maxBytes: Infinity });
     keptStores.set(store, kept);
   }
   return kept;

@@ -122,6 +122,7 @@ import "./protocol/trace_context_test.ts";
 import "./protocol/versions_test.ts";
 import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";
+import "./security/memory_bytes_test.ts";
 import "./security/pin_bounds_test.ts";
 import "./security/pin_eviction_test.ts";
 import "./security/pin_fields_test.ts";
