@@ -1,23 +1,45 @@
 /**
  * The default store: {@linkcode memoryStore}, in this process only, bounded by entry count
- * (the least recently used entry goes first), with no timers: an expired entry is dropped
- * when it is read, or when it is the oldest and room is needed.
+ * and by bytes (the least recently used entries go first), with no timers: an expired entry
+ * is dropped when it is read, or when it is the oldest and room is needed. An entry's size
+ * is the length of its key's and its value's JSON text (UTF-16 units, about bytes); an entry
+ * larger than the whole bound is not kept (the write resolves, the key reads as absent) and
+ * pushes nothing out.
  *
  * @module
  */
 
 import { checkKeys } from "../protocol/option_keys.ts";
-import { type CacheKey, type CacheStore, checkKey, checkSet, entryOf, valueOf } from "./store.ts";
+import {
+  type CacheKey,
+  type CacheStore,
+  checkKey,
+  checkSet,
+  encodeKey,
+  entryOf,
+  valueOf,
+} from "./store.ts";
 
 /** Options of {@linkcode memoryStore}. */
 export interface MemoryStoreOptions {
-  /** The most entries kept (default 1 000); the least recently used goes first. */
+  /**
+   * The most entries kept (default 1 000); the least recently used goes first. `Infinity`:
+   * no bound, nothing is evicted (the store's `evicts` is then `false`).
+   */
   maxEntries?: number;
+  /**
+   * The most bytes kept (default 32 MiB), counted as the JSON text of each entry's key and
+   * value; the least recently used entries go first. `Infinity`: no bound.
+   */
+  maxBytes?: number;
   /** The clock, ms since the epoch (default `Date.now`). */
   now?: () => number;
 }
 
-const SEPARATOR = "\u0000";
+/** The default byte bound of {@linkcode memoryStore}: 32 MiB. */
+export const MEMORY_STORE_BYTES = 32 * 1024 * 1024;
+
+const SEPARATOR = ":";
 
 /**
  * A {@linkcode CacheStore} in memory, shared by every client given the same store. Values
@@ -40,43 +62,61 @@ const SEPARATOR = "\u0000";
  * ```
  */
 export function memoryStore(options: MemoryStoreOptions = {}): CacheStore {
-  checkKeys(options, ["maxEntries", "now"], "memoryStore options");
+  checkKeys(options, ["maxEntries", "maxBytes", "now"], "memoryStore options");
   const max = options.maxEntries ?? 1_000;
-  if (!Number.isInteger(max) || max < 1) {
+  if (max !== Infinity && (!Number.isInteger(max) || max < 1)) {
     throw new TypeError("memoryStore: maxEntries must be a positive integer");
+  }
+  const maxBytes = options.maxBytes ?? MEMORY_STORE_BYTES;
+  if (maxBytes !== Infinity && (!Number.isInteger(maxBytes) || maxBytes < 1)) {
+    throw new TypeError("memoryStore: maxBytes must be a positive integer");
   }
   if (options.now !== undefined && typeof options.now !== "function") {
     throw new TypeError("memoryStore: now must be a function");
   }
   const now = options.now ?? Date.now;
   // A Map iterates in insertion order: re-inserting on use keeps the oldest use first.
-  const entries = new Map<string, ReturnType<typeof entryOf>>();
-  const name = (key: CacheKey) => key.join(SEPARATOR);
+  const entries = new Map<string, { entry: ReturnType<typeof entryOf>; bytes: number }>();
+  let bytes = 0;
+  const drop = (id: string) => {
+    const found = entries.get(id);
+    if (found === undefined) return;
+    bytes -= found.bytes;
+    entries.delete(id);
+  };
+  // Parts are encoded (`encodeKey`): a part holding the separator is not two parts.
+  const name = (key: CacheKey) => encodeKey(key);
   return {
+    evicts: max !== Infinity || maxBytes !== Infinity,
     get(key) {
       checkKey(key);
       const id = name(key);
-      const entry = entries.get(id);
-      if (entry === undefined) return Promise.resolve(undefined);
-      const value = valueOf(entry, now());
+      const found = entries.get(id);
+      if (found === undefined) return Promise.resolve(undefined);
+      const value = valueOf(found.entry, now());
       entries.delete(id);
-      if (value !== undefined) entries.set(id, entry);
+      if (value !== undefined) entries.set(id, found);
+      else bytes -= found.bytes;
       return Promise.resolve(value);
     },
     set(key, value, ttlMs) {
       checkSet(key, ttlMs);
       const id = name(key);
-      entries.delete(id);
-      entries.set(id, entryOf(value, ttlMs, now()));
+      drop(id);
+      const size = id.length + sizeOf(value);
+      // Larger than the whole bound: not kept, and nothing else pushed out for it.
+      if (size > maxBytes) return Promise.resolve();
+      entries.set(id, { entry: entryOf(value, ttlMs, now()), bytes: size });
+      bytes += size;
       for (const oldest of entries.keys()) {
-        if (entries.size <= max) break;
-        entries.delete(oldest);
+        if (entries.size <= max && bytes <= maxBytes) break;
+        drop(oldest);
       }
       return Promise.resolve();
     },
     delete(key) {
       checkKey(key);
-      entries.delete(name(key));
+      drop(name(key));
       return Promise.resolve();
     },
     deletePrefix(prefix) {
@@ -84,9 +124,18 @@ export function memoryStore(options: MemoryStoreOptions = {}): CacheStore {
       const whole = name(prefix);
       const start = prefix.length === 0 ? "" : whole + SEPARATOR;
       for (const id of [...entries.keys()]) {
-        if (id === whole || id.startsWith(start)) entries.delete(id);
+        if (id === whole || id.startsWith(start)) drop(id);
       }
       return Promise.resolve();
     },
   };
+}
+
+/** A value's size: the length of its JSON text (a value that is not JSON counts as 0). */
+function sizeOf(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return 0;
+  }
 }

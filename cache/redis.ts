@@ -15,14 +15,25 @@
  */
 
 import { checkKeys } from "../protocol/option_keys.ts";
-import { type CacheKey, type CacheStore, checkKey, checkSet, entryOf, valueOf } from "./store.ts";
+import {
+  type CacheKey,
+  type CacheStore,
+  checkKey,
+  checkSet,
+  encodeKey,
+  entryOf,
+  valueOf,
+} from "./store.ts";
 
 /** Sends one Redis command (`["SET", key, value, "PX", "1000"]`) and returns its reply. */
 export type RedisCommand = (args: string[]) => Promise<unknown>;
 
 /** Options of {@linkcode redisStore}. */
 export interface RedisStoreOptions {
-  /** The prefix of every key (default `"conduit_mcp:cache"`); parts are joined with `:`. */
+  /**
+   * The prefix of every key (default `"conduit_mcp:cache"`), as given; the key's parts follow
+   * it, each with `%` and `:` escaped (`%25`, `%3A`), joined with `:` (empty parts kept).
+   */
   prefix?: string;
   /** The clock, ms since the epoch (default `Date.now`). */
   now?: () => number;
@@ -82,7 +93,10 @@ export function redisStore(command: RedisCommand, options: RedisStoreOptions = {
   const prefix = options.prefix ?? "conduit_mcp:cache";
   if (typeof prefix !== "string") throw new TypeError("redisStore: prefix must be a string");
   const now = options.now ?? Date.now;
-  const name = (key: CacheKey) => [prefix, ...key].filter((part) => part !== "").join(":");
+  // Parts are encoded (`encodeKey`): a part holding `:`, or an empty one, is never read as
+  // another key's parts.
+  const name = (key: CacheKey) =>
+    key.length === 0 ? prefix : prefix === "" ? encodeKey(key) : `${prefix}:${encodeKey(key)}`;
   return {
     async get(key) {
       checkKey(key);
@@ -110,7 +124,7 @@ export function redisStore(command: RedisCommand, options: RedisStoreOptions = {
       checkKey(start, true);
       const whole = name(start);
       // Key parts are escaped for the MATCH pattern: `*?[]\` stand for themselves.
-      const pattern = `${whole.replace(/[*?[\]\\]/g, "\\$&")}:*`;
+      const pattern = whole === "" ? "*" : `${whole.replace(/[*?[\]\\]/g, "\\$&")}:*`;
       await command(["DEL", whole]);
       let cursor = "0";
       do {

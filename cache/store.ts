@@ -14,8 +14,33 @@
  * @module
  */
 
-/** One part of a key: stores join the parts (Redis with `:`, Deno KV as key parts). */
+/**
+ * A key: its parts, each kept distinct by every store (Deno KV as key parts; the memory
+ * store and Redis join them with {@linkcode encodeKey}), so no part a server names can
+ * spell another key.
+ */
 export type CacheKey = readonly string[];
+
+/**
+ * A key as one string without ambiguity: in each part `%` becomes `%25` and `:` becomes
+ * `%3A`, and the parts (empty ones too) are joined with `:`. Two keys are equal only when
+ * their parts are, and the keys under a prefix are exactly those starting with the
+ * prefix's text followed by `:`.
+ *
+ * @param key The parts.
+ * @returns The text.
+ *
+ * @example
+ * ```ts
+ * import { encodeKey } from "./store.ts";
+ *
+ * if (encodeKey(["g", "", "p:alice:x"]) === encodeKey(["g", "p:alice", "x"])) throw new Error();
+ * if (encodeKey(["a:b", "c"]) !== "a%3Ab:c") throw new Error();
+ * ```
+ */
+export function encodeKey(key: CacheKey): string {
+  return key.map((part) => part.replaceAll("%", "%25").replaceAll(":", "%3A")).join(":");
+}
 
 /**
  * The store contract: asynchronous get, set with expiry, delete, and delete by prefix.
@@ -47,6 +72,12 @@ export interface CacheStore {
   delete(key: CacheKey): Promise<void>;
   /** Deletes every value whose key starts with the parts of `prefix`. */
   deletePrefix(prefix: CacheKey): Promise<void>;
+  /**
+   * `true` when the store drops entries before their expiry to make room (the bounded
+   * `memoryStore()`): governance then keeps its pins and "always" grants out of it, where
+   * cache traffic cannot push them out.
+   */
+  readonly evicts?: boolean;
 }
 
 /** What a store keeps for one entry: the value and when it expires (`null`: never). */

@@ -16,9 +16,16 @@
  * the output check and `afterCall` for a call), and a raw `tasks/get` or `tasks/result` hands
  * back a task's result only as `awaitTask` does; every other method is sent as given.
  *
+ * Governance names the server (pins, "always" grants, `servers:` rules, `ctx.server`) by
+ * the `name` option, else by the client's own identity of what it connected to (the
+ * transport's `cacheTarget().server`): never by the `serverInfo.name` the server reports,
+ * which a server may change to escape its pins or to match another server's rules. Give a
+ * `name` to write `servers:` rules for a client.
+ *
  * @module
  */
 
+import { type CacheTarget, localName } from "../cache/digest.ts";
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import type { Governance, Scope } from "../governance/pipeline.ts";
 import { taskResults } from "../governance/task_results.ts";
@@ -26,7 +33,7 @@ import { isObject } from "./_json.ts";
 import type { ListingMethods } from "./_client_lists.ts";
 import type { ClientCache } from "./changes/cache.ts";
 import { checkCaller, nonEmpty } from "./requests/_checks.ts";
-import type { McpClient, ServerInfo, Tool, ToolResult, ToolViewOptions } from "./types.ts";
+import type { McpClient, Tool, ToolResult, ToolViewOptions } from "./types.ts";
 
 /** What the governed methods wrap. */
 export interface GovernedDeps {
@@ -38,10 +45,12 @@ export interface GovernedDeps {
   lists: ListingMethods;
   /** The client's cache (the raw last tool listing). */
   cache: ClientCache;
-  /** The handshake's info (throws while not ready). */
-  serverInfo(): ServerInfo;
-  /** Waits for the connection. */
-  ready(timeout?: number): Promise<void>;
+  /**
+   * The client's own identity of the server when there is no `name`: what it connected to
+   * (the transport's `cacheTarget().server`, a digest of the URL, or of the command line
+   * and working directory).
+   */
+  identity(): Promise<string>;
   /** The plain methods that send. */
   plain: Pick<
     McpClient,
@@ -127,6 +136,25 @@ const GOVERNED_REQUESTS = new Set([
   "tasks/result",
 ]);
 
+/**
+ * The client's own identity of a server: the transport's `cacheTarget().server` (a digest of
+ * the URL, or of the command line and working directory), else a name local to this process.
+ *
+ * @param transport The transport the client was given.
+ * @returns The identity.
+ */
+export async function serverIdentity(
+  transport: { cacheTarget?(): Promise<CacheTarget> },
+): Promise<string> {
+  try {
+    const target = await transport.cacheTarget?.();
+    if (typeof target?.server === "string" && target.server !== "") return target.server;
+  } catch {
+    // No shared identity: nothing carries over to another process.
+  }
+  return localName(transport);
+}
+
 function caller(options: ToolViewOptions | undefined): ToolViewOptions {
   if (options === undefined) return {};
   if (!isObject(options)) throw new TypeError("options must be an object");
@@ -143,26 +171,19 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
   const { governance, lists, cache, plain } = deps;
   // The stages after the call, for the tasks this client's governed calls started.
   const tasks = taskResults();
-  let lastName: string | undefined;
-  const serverName = () => {
-    if (deps.name !== undefined) return deps.name;
-    try {
-      lastName = deps.serverInfo().serverInfo?.name ?? lastName;
-    } catch {
-      // Not ready: the last name known.
-    }
-    return lastName ?? "server";
-  };
-  // `server` is read when a stage needs it: after the tool lookup, which may wait for the
-  // connection.
-  const scopeOf = (view: ToolViewOptions): Scope => ({
-    ...view,
-    get server() {
-      return serverName();
-    },
+  // The server's name in governance (pins, grants, `servers:` rules, `ctx.server`): the
+  // `name` option, else the client's own identity of what it connected to; never anything
+  // the server says.
+  let server = deps.name;
+  const named = server !== undefined ? Promise.resolve(server) : deps.identity().then((id) => {
+    server = id;
+    return id;
   });
-  const known = () =>
-    deps.name !== undefined || lastName !== undefined || serverName() !== "server";
+  named.catch(() => {});
+  const scopeOf = async (view: ToolViewOptions): Promise<Scope> => ({
+    ...view,
+    server: server ?? await named,
+  });
   const raw = (): Tool[] | undefined => {
     try {
       return cache.cachedTools();
@@ -179,18 +200,24 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
       tools.find((tool) => tool.name === name)
     );
   };
-  const visible = (view: ToolViewOptions) =>
-    governance.visibleTools(cache.cachedTools(), scopeOf(view));
+  const visible = (view: ToolViewOptions) => {
+    const tools = cache.cachedTools();
+    // Named before any listing could finish; until then nothing has been checked to show.
+    if (server === undefined) return [];
+    return governance.visibleTools(tools, { ...view, server });
+  };
 
   return {
     async listTools(options) {
       const view = caller(options);
       const page = await lists.listTools(options);
-      return { ...page, tools: await governance.listTools(page.tools, scopeOf(view)) };
+      return { ...page, tools: await governance.listTools(page.tools, await scopeOf(view)) };
     },
     async listAllTools(options) {
       const view = caller(options);
-      return await governance.listTools(await lists.listAllTools(options), scopeOf(view));
+      const tools = await lists.listAllTools(options);
+      // Every page, before any filter: a complete listing.
+      return await governance.listTools(tools, await scopeOf(view), true);
     },
     cachedTools: (options) => visible(caller(options)),
     tool(name, options) {
@@ -207,15 +234,17 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
         nonEmpty("name", name);
         if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
         const view = caller(options);
-        return governance.callTool({
-          name,
-          arguments: args ?? {},
-          scope: scopeOf(view),
-          lookup: (tool) => lookup(tool, options?.timeout),
-          listing: () => raw() ?? [],
-          send: (tool, sent) => plain.callTool(tool, sent, options),
-          started: tasks.started,
-        });
+        return scopeOf(view).then((scope) =>
+          governance.callTool({
+            name,
+            arguments: args ?? {},
+            scope,
+            lookup: (tool) => lookup(tool, options?.timeout),
+            listing: () => raw() ?? [],
+            send: (tool, sent) => plain.callTool(tool, sent, options),
+            started: tasks.started,
+          })
+        );
       } catch (error) {
         return Promise.reject(error);
       }
@@ -228,43 +257,42 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
       nonEmpty("name", name);
       if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
       const view = caller(options);
-      if (!known()) await deps.ready(options?.timeout);
       return await governance.getPrompt(
         name,
         args ?? {},
-        scopeOf(view),
+        await scopeOf(view),
         (prompt, sent) => plain.getPrompt(prompt, sent, options),
       );
     },
     async complete(ref, argument, options) {
       const wire = wireRef(ref);
-      if (!known()) await deps.ready(options?.timeout);
       return await governance.complete(
         wire,
         completionArgs(argument, options?.context),
-        scopeOf({}),
+        await scopeOf({}),
         () => plain.complete(ref, argument, options),
       );
     },
     async subscribe(uri, options) {
       nonEmpty("uri", uri);
-      if (!known()) await deps.ready(options?.timeout);
-      await governance.readResource(uri, scopeOf({}), (target) => plain.subscribe(target, options));
+      await governance.readResource(
+        uri,
+        await scopeOf({}),
+        (target) => plain.subscribe(target, options),
+      );
     },
     async unsubscribe(uri, options) {
       nonEmpty("uri", uri);
-      if (!known()) await deps.ready(options?.timeout);
       await governance.readResource(
         uri,
-        scopeOf({}),
+        await scopeOf({}),
         (target) => plain.unsubscribe(target, options),
       );
     },
     async request(method, params, options): Promise<Record<string, unknown>> {
       const send = (sent?: Record<string, unknown>) => plain.request(method, sent, options);
       if (!GOVERNED_REQUESTS.has(method)) return await send(params);
-      if (!known()) await deps.ready(options?.timeout);
-      const scope = scopeOf({});
+      const scope = await scopeOf({});
       if (method === "tools/call") {
         const name = text(params, "name", method);
         return await governance.callTool<Record<string, unknown>>({
@@ -314,10 +342,9 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
     async readResource(uri, options) {
       nonEmpty("uri", uri);
       const view = caller(options);
-      if (!known()) await deps.ready(options?.timeout);
       return await governance.readResource(
         uri,
-        scopeOf(view),
+        await scopeOf(view),
         (target) => plain.readResource(target, options),
       );
     },

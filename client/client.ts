@@ -22,7 +22,7 @@ import { delay } from "./_async.ts";
 import { authMethods } from "./_client_auth.ts";
 import { type RawCallTool, withShaping } from "./shaping.ts";
 import { listingMethods } from "./_client_lists.ts";
-import { governedMethods } from "./_client_governance.ts";
+import { governedMethods, serverIdentity } from "./_client_governance.ts";
 import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
 import { inputContext } from "./requests/mrtr.ts";
@@ -250,8 +250,7 @@ export function createClient(options: ClientOptions): McpClient {
     name: resolved.name,
     lists,
     cache,
-    serverInfo: connection.serverInfo,
-    ready: (timeout) => connection.ready(timeout ?? resolved.requestTimeout),
+    identity: () => serverIdentity(resolved.transport),
     plain: {
       callTool: rawCall as McpClient["callTool"],
       getPrompt: prompt,

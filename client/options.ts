@@ -187,7 +187,8 @@ export interface ClientOptions {
   shape?: ShapeOptions;
   /**
    * The server's name for governance (policy rules' `servers`, grants, pins, `ctx.server`)
-   * (default: the server's `serverInfo.name`).
+   * (default: the client's own identity of what it connected to, a digest of the URL or of
+   * the command line and working directory; never the server's `serverInfo.name`).
    */
   name?: string;
   /**

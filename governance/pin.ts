@@ -1,7 +1,8 @@
 /**
  * Tool pinning, the defence against a server that changes a tool after it was trusted (a
  * "rug pull"): the part of a definition a model reads or a call depends on (name, title,
- * description, input and output schemas, annotations) is fingerprinted as canonical JSON
+ * description, input and output schemas, annotations, `execution` with its task support,
+ * and `_meta`, which clients and hosts act on) is fingerprinted as canonical JSON
  * (keys sorted, no spaces) hashed with SHA-256, and a changed fingerprint is reported as a
  * field-by-field diff: the description before and after, the schema paths added, removed or
  * changed.
@@ -25,13 +26,23 @@ export interface PinnedDefinition {
   outputSchema?: unknown;
   /** Its annotations. */
   annotations?: unknown;
+  /** How it runs (`taskSupport`). */
+  execution?: unknown;
+  /** Its metadata. */
+  _meta?: unknown;
 }
 
 /** One difference between a pinned definition and the one listed now. */
 export interface ChangeEntry {
-  /** The member: `description`, `title`, `inputSchema`, `outputSchema` or `annotations`. */
+  /**
+   * The member: `description`, `title`, `inputSchema`, `outputSchema`, `annotations`,
+   * `execution` or `_meta`.
+   */
   field: string;
-  /** Inside a schema or the annotations: the JSON pointer that changed (`""`: all of it). */
+  /**
+   * Inside a schema, the annotations, `execution` or `_meta`: the JSON pointer that changed
+   * (`""`: all of it).
+   */
   path?: string;
   /** What happened there. */
   change: "added" | "removed" | "changed";
@@ -57,19 +68,28 @@ export interface ToolChange {
   diff: string;
 }
 
-const FIELDS = ["title", "description", "inputSchema", "outputSchema", "annotations"] as const;
+const FIELDS = [
+  "title",
+  "description",
+  "inputSchema",
+  "outputSchema",
+  "annotations",
+  "execution",
+  "_meta",
+] as const;
 const MAX_ENTRIES = 50;
 
 /**
  * The pinned part of a definition.
  *
  * @param tool The tool as listed.
- * @returns Its name, title, description, schemas and annotations.
+ * @returns Its name, title, description, schemas, annotations, `execution` and `_meta`.
  */
 export function pinnedPart(tool: Tool): PinnedDefinition {
   const part: PinnedDefinition = { name: tool.name };
+  const record = tool as unknown as Record<string, unknown>;
   for (const field of FIELDS) {
-    if (tool[field] !== undefined) part[field] = tool[field];
+    if (record[field] !== undefined) part[field] = record[field];
   }
   return part;
 }

@@ -64,8 +64,12 @@ export type Finish = (result: ToolResult) => Promise<ToolResult>;
 
 /** The governance stages. */
 export interface Governance {
-  /** The tools the caller sees, after checking pins (first listing pins each tool). */
-  listTools(tools: readonly Tool[], scope: Scope): Promise<Tool[]>;
+  /**
+   * The tools the caller sees, after checking pins (first listing pins each tool). With
+   * `complete` (every page of the server's listing, unfiltered) the pins of the tools it no
+   * longer has are dropped first.
+   */
+  listTools(tools: readonly Tool[], scope: Scope, complete?: boolean): Promise<Tool[]>;
   /** The same, synchronously: a tool whose pin was never checked is not shown. */
   visibleTools(tools: readonly Tool[], scope: Scope): Tool[];
   /** Runs a tool call through the pipeline; a `send` answer that is not a result is returned as is. */
@@ -261,9 +265,10 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
   );
 
   const stages: Governance = {
-    async listTools(tools, scope) {
+    async listTools(tools, scope, complete) {
       await validating;
       if (pins !== undefined) {
+        if (complete === true) await pins.prune(tools, scope.server);
         for (const tool of tools) {
           const ctx = contextOf(scope, tool);
           if (filter !== undefined && !filter(tool, ctx)) continue;

@@ -26,7 +26,7 @@ export interface GovernanceContext {
   principal?: string;
   /** Data of the caller's own (`{}` when none was given). */
   assigns: Record<string, unknown>;
-  /** The server's name: the client's `name` option, else the server's `serverInfo.name`. */
+  /** The server's name: the client's `name` option, else its own identity of what it connected to. */
   server: string;
   /** The tool's definition, once it is known (absent for prompts and resources). */
   tool?: Tool;

@@ -10,6 +10,20 @@ import type { ServerNotification } from "../types.ts";
 /** How many notifications an iterator buffers before dropping the oldest. */
 export const ITERATOR_BUFFER = 1_000;
 
+/**
+ * How many bytes of notifications (their JSON text) an iterator buffers before dropping the
+ * oldest: 4 MiB. One notification larger than that is dropped itself, with the warning.
+ */
+export const ITERATOR_BUFFER_BYTES = 4 * 1024 * 1024;
+
+function sizeOf(notification: unknown): number {
+  try {
+    return JSON.stringify(notification)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Fans server notifications out (or, for a hub of servers, notifications of its shape). */
 export interface NotificationHub<T = ServerNotification> {
   /** Delivers one notification to every listener and iterator. */
@@ -42,11 +56,17 @@ export function createNotificationHub<T = ServerNotification>(
 
   const iterate = (options: { signal?: AbortSignal } = {}) => {
     const buffer: T[] = [];
+    const sizes: number[] = []; // of each buffered notification, in the same order
+    let bytes = 0;
     // Every next() not yet answered, oldest first: each settles, in order.
     const waiting: ((result: IteratorResult<T>) => void)[] = [];
     let done = false;
     const finish = (drop = true) => {
-      if (drop) buffer.length = 0;
+      if (drop) {
+        buffer.length = 0;
+        sizes.length = 0;
+        bytes = 0;
+      }
       if (done) return;
       done = true;
       iterators.delete(push);
@@ -58,9 +78,17 @@ export function createNotificationHub<T = ServerNotification>(
       if (notification === undefined) return finish(false);
       const resolve = waiting.shift();
       if (resolve) return resolve({ done: false, value: notification });
+      const size = sizeOf(notification);
       buffer.push(notification);
-      if (buffer.length > ITERATOR_BUFFER) {
+      sizes.push(size);
+      bytes += size;
+      let dropped = false;
+      while (buffer.length > ITERATOR_BUFFER || (bytes > ITERATOR_BUFFER_BYTES && buffer.length)) {
         buffer.shift();
+        bytes -= sizes.shift() ?? 0;
+        dropped = true;
+      }
+      if (dropped) {
         warn("A notifications() iterator fell behind; dropped the oldest notification");
       }
     }
@@ -73,7 +101,10 @@ export function createNotificationHub<T = ServerNotification>(
     const iterator: AsyncIterableIterator<T> = {
       next() {
         const value = buffer.shift();
-        if (value !== undefined) return Promise.resolve({ done: false, value });
+        if (value !== undefined) {
+          bytes -= sizes.shift() ?? 0;
+          return Promise.resolve({ done: false, value });
+        }
         if (done) return Promise.resolve({ done: true, value: undefined });
         return new Promise((resolve) => waiting.push(resolve));
       },

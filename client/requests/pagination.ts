@@ -1,6 +1,7 @@
 /**
  * Lists: one page at a time (with intake of each entry), and whole listings that follow
- * `nextCursor` under caps (100 pages, 10 000 items, a repeated cursor or one over 1 KiB).
+ * `nextCursor` under caps (100 pages, 10 000 items, 16 MiB of items as JSON text, a repeated
+ * cursor or one over 1 KiB): past one, the listing fails with kind `pagination_cycle`.
  * Their cache is `cache/list_cache.ts`.
  *
  * @module
@@ -106,7 +107,13 @@ export function pageOf(
 }
 
 /** The pagination caps. */
-export const PAGINATION_CAPS = Object.freeze({ pages: 100, items: 10_000, cursorBytes: 1024 });
+export const PAGINATION_CAPS = Object.freeze({
+  pages: 100,
+  items: 10_000,
+  cursorBytes: 1024,
+  /** The items of all pages together, as JSON text: 16 MiB. */
+  bytes: 16 * 1024 * 1024,
+});
 
 const encoder = new TextEncoder();
 
@@ -147,11 +154,19 @@ export async function listAll(
   let everyPageHasTtl = true;
   let scope: Listing["cacheScope"] | null = null; // null: no page yet
   let cursor: string | undefined;
+  let bytes = 0;
   for (let pages = 1;; pages++) {
     const page = read === undefined
       ? await listPage(requester, kind, { ...pageOptions, cursor })
       : pageOf(requester, kind, await read(cursor));
     items.push(...page.items);
+    for (const item of page.items) bytes += JSON.stringify(item)?.length ?? 0;
+    if (bytes > PAGINATION_CAPS.bytes) {
+      throw cycle(
+        `The ${kind} listing is larger than ${PAGINATION_CAPS.bytes / 1024 / 1024} MiB`,
+        "listing_too_large",
+      );
+    }
     if (page.ttlMs === undefined) everyPageHasTtl = false;
     else ttlMs = Math.min(ttlMs, page.ttlMs);
     if (page.cacheScope === "private" || scope === "private") scope = "private";

@@ -23,7 +23,7 @@ test("fingerprint(): canonical JSON of the pinned part, SHA-256 (table)", async 
     await fingerprint({ inputSchema: base.inputSchema, description: "d", name: "t" }),
     same,
   );
-  assertEquals(await fingerprint({ ...base, _meta: { x: 1 }, icons: [] }), same, "not pinned");
+  assertEquals(await fingerprint({ ...base, icons: [] }), same, "icons are not pinned");
   for (
     const changed of [
       { ...base, description: "d " },
@@ -31,6 +31,8 @@ test("fingerprint(): canonical JSON of the pinned part, SHA-256 (table)", async 
       { ...base, inputSchema: { type: "object", properties: { a: {} } } },
       { ...base, outputSchema: { type: "object" } },
       { ...base, annotations: { readOnlyHint: true } },
+      { ...base, execution: { taskSupport: "required" } },
+      { ...base, _meta: { x: 1 } },
     ]
   ) {
     assertNotEquals(await fingerprint(changed), same, JSON.stringify(changed));
@@ -95,6 +97,7 @@ test("pin: a changed description is held, diffed and refused until the approver 
   const asked: ApprovalRequest[] = [];
   let accept = false;
   await using client = governed(mock, {
+    name: "files", // the server as the client names it
     pin: true,
     onWarning: (message) => warnings.push(message),
     policy: {

@@ -13,6 +13,7 @@ test("governance: the stages run in order, each seeing the context", async () =>
   const seen: string[] = [];
   const contexts: GovernanceContext[] = [];
   await using client = governed(mock, {
+    name: "files", // the server as the client names it
     tools: (tool, ctx) => {
       seen.push(`filter:${tool.name}`);
       contexts.push(ctx);
@@ -174,6 +175,7 @@ test("governance: policy deny, ask without an approver, approver deny and failur
   const asked: ApprovalRequest[] = [];
   const broken = new Error("approver down");
   await using client = governed(mock, {
+    name: "files", // the server as the client names it
     policy: {
       rules: [
         { name: "no admin", tools: ["admin_*"], decision: "deny" },

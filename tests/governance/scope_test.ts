@@ -61,6 +61,7 @@ test("hooks: onPromptGet rewrites or denies; onResourceRead denies or fails", as
   const contexts: GovernanceContext[] = [];
   const broken = new Error("read hook broke");
   await using client = governed(mock, {
+    name: "files", // the server as the client names it
     hooks: {
       onPromptGet: (request, ctx) => {
         contexts.push(ctx);
