@@ -39,6 +39,8 @@ export interface CompiledTool {
 export interface CompileOptions {
   /** Rewrite schemas for strict mode where they allow it. */
   strict: boolean;
+  /** Safe names given before for the same source (see `_names.ts`). */
+  previous?: ReadonlyMap<string, string>;
 }
 
 /** The root as an object schema with `properties`. */
@@ -58,7 +60,7 @@ function rooted(schema: JsonSchema): JsonSchema {
  * @returns One compiled tool per tool (a duplicate name is kept once, the first).
  */
 export function compileTools(tools: readonly Tool[], options: CompileOptions): CompiledTool[] {
-  const names = safeNames(tools.map((t) => t.name));
+  const names = safeNames(tools.map((t) => t.name), undefined, options.previous);
   const seen = new Set<string>();
   const out: CompiledTool[] = [];
   for (const tool of tools) {
