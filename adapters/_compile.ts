@@ -3,7 +3,8 @@
  * (`_names.ts`), its input schema self-contained (`_refs.ts`), an object at the root with
  * `properties` (OpenAI refuses an object schema without them), and in strict mode the
  * strict rewrite (`_strict.ts`) with its way back; a tool whose schema cannot be strict
- * goes without strict mode, and says why in its notes. Pure.
+ * goes without strict mode, and says why in its notes. Its description and the prose of its
+ * schema are sanitised last (`_visible.ts`), like its results. Pure.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import { safeNames } from "./_names.ts";
 import type { Plan } from "./_plan.ts";
 import { inlineRefs } from "./_refs.ts";
 import { toStrict } from "./_strict.ts";
+import { visible, visibleSchema } from "./_visible.ts";
 import { isObject, type JsonSchema } from "./_walk.ts";
 
 /** One tool, compiled for a model API. */
@@ -37,6 +39,8 @@ export interface CompiledTool {
 export interface CompileOptions {
   /** Rewrite schemas for strict mode where they allow it. */
   strict: boolean;
+  /** Safe names given before for the same source (see `_names.ts`). */
+  previous?: ReadonlyMap<string, string>;
 }
 
 /** The root as an object schema with `properties`. */
@@ -56,7 +60,7 @@ function rooted(schema: JsonSchema): JsonSchema {
  * @returns One compiled tool per tool (a duplicate name is kept once, the first).
  */
 export function compileTools(tools: readonly Tool[], options: CompileOptions): CompiledTool[] {
-  const names = safeNames(tools.map((t) => t.name));
+  const names = safeNames(tools.map((t) => t.name), undefined, options.previous);
   const seen = new Set<string>();
   const out: CompiledTool[] = [];
   for (const tool of tools) {
@@ -67,11 +71,13 @@ export function compileTools(tools: readonly Tool[], options: CompileOptions): C
     const inlined = inlineRefs(isObject(tool.inputSchema) ? tool.inputSchema : {});
     notes.push(...inlined.open.map((line) => `reference left open: ${line}`));
     const loose = rooted(inlined.schema);
-    const description = typeof tool.description === "string"
-      ? tool.description
-      : typeof tool.title === "string"
-      ? tool.title
-      : undefined;
+    const description = visible(
+      typeof tool.description === "string"
+        ? tool.description
+        : typeof tool.title === "string"
+        ? tool.title
+        : undefined,
+    );
     const compiled: CompiledTool = {
       name,
       tool,
@@ -89,6 +95,7 @@ export function compileTools(tools: readonly Tool[], options: CompileOptions): C
         if (inlined.open.length > 0) notes.push("not strict: a reference left open");
       }
     }
+    compiled.parameters = visibleSchema(compiled.parameters);
     out.push(compiled);
   }
   return out;

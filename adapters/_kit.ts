@@ -3,7 +3,9 @@
  * compiles the tools, and runs a model's call: the name looked up, the arguments parsed and
  * mapped back, the call sent with `shape: "llm"`, the answer turned into text. `reply` is the form a `run` method uses: a
  * failure the model can act on (an unknown name, bad arguments, a server's refusal) comes
- * back as an error text instead of a rejection.
+ * back as an error text instead of a rejection. The safe names a source's kits gave are
+ * remembered per source (held weakly), so a kit rebuilt after the server lists a new tool
+ * keeps each tool's name and never gives a known name to another tool.
  *
  * @module
  */
@@ -12,6 +14,7 @@ import type { ListAllOptions } from "../client/request_options.ts";
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { type CompiledTool, compileTools } from "./_compile.ts";
+import { MAX_REMEMBERED } from "./_names.ts";
 import { restore } from "./_plan.ts";
 import { modelText } from "./_result.ts";
 import { isObject } from "./_walk.ts";
@@ -32,6 +35,23 @@ export const ADAPTER_KEYS: readonly string[] = ["strict", "signal", "refresh"];
 export interface KitCore extends ToolKit {
   /** The compiled tools, in the source's order. */
   compiled: CompiledTool[];
+}
+
+/** Per source: original → safe name, every name its kits gave (oldest first). */
+const GIVEN = new WeakMap<object, Map<string, string>>();
+
+/** Remembers a kit's names for its source, forgetting the oldest past the bound. */
+function remember(source: object, compiled: readonly CompiledTool[]): void {
+  const given = GIVEN.get(source) ?? new Map<string, string>();
+  for (const { name, tool } of compiled) {
+    given.delete(tool.name);
+    given.set(tool.name, name);
+  }
+  for (const key of given.keys()) {
+    if (given.size <= MAX_REMEMBERED) break;
+    given.delete(key);
+  }
+  GIVEN.set(source, given);
 }
 
 /** Parses a model's arguments into an object. */
@@ -96,7 +116,11 @@ export async function buildKit(
   const list: ListAllOptions = {};
   if (signal !== undefined) list.signal = signal;
   if (refresh !== undefined) list.refresh = refresh;
-  const compiled = compileTools(await source.listAllTools(list), { strict });
+  const compiled = compileTools(await source.listAllTools(list), {
+    strict,
+    previous: GIVEN.get(source),
+  });
+  remember(source, compiled);
   const byName = new Map<string, CompiledTool>(compiled.map((c) => [c.name, c]));
   const byOriginal = new Map<string, CompiledTool>(compiled.map((c) => [c.tool.name, c]));
   const catalog: AdaptedTool[] = compiled.map(({ name, tool, strict, notes }) => ({

@@ -5,7 +5,10 @@
  * target, merged with the keywords beside it. A recursive reference is inlined a bounded
  * number of times, then left as an open schema that says so; a reference outside the
  * document is left open too. Both are reported, so strict mode can turn itself off for the
- * tool. Pure.
+ * tool. Inlining is bounded: a schema whose inlined form would pass {@linkcode MAX_INLINED}
+ * subschemas (a few lines of `$defs` that refer to each other twice per level double at
+ * every level) is given back as it was, references kept, and reported `too large`, so the
+ * tool goes without strict mode instead of the host spending its memory on it. Pure.
  *
  * @module
  */
@@ -14,6 +17,12 @@ import { asSchema, isObject, type JsonSchema, mapSubschemas } from "./_walk.ts";
 
 /** How many times one reference may be open inside itself before the inlining stops. */
 export const RECURSION_LIMIT = 2;
+
+/** The most subschemas one tool's inlined schema may hold. */
+export const MAX_INLINED = 10_000;
+
+/** Thrown inside the walk when the bound is passed. */
+const TOO_LARGE = Symbol("too large");
 
 /** What inlining gave: the schema, and what could not be inlined. */
 export interface Inlined {
@@ -61,7 +70,9 @@ function openEnd(sibling: JsonSchema, why: string): JsonSchema {
  */
 export function inlineRefs(root: JsonSchema): Inlined {
   const open: string[] = [];
+  let size = 0;
   const walk = (node: JsonSchema, stack: readonly string[]): JsonSchema => {
+    if (++size > MAX_INLINED) throw TOO_LARGE;
     let schema = node;
     const ref = schema.$ref;
     if (typeof ref === "string") {
@@ -84,5 +95,10 @@ export function inlineRefs(root: JsonSchema): Inlined {
     for (const key of DROPPED) delete bare[key];
     return mapSubschemas(bare, (sub) => walk(sub, stack));
   };
-  return { schema: walk(root, []), open };
+  try {
+    return { schema: walk(root, []), open };
+  } catch (error) {
+    if (error !== TOO_LARGE) throw error;
+    return { schema: root, open: [`too large: inlined past ${MAX_INLINED} subschemas`] };
+  }
 }

@@ -7,12 +7,12 @@
  * @module
  */
 
+import { CREDENTIAL_NAME } from "../protocol/credential_names.ts";
 import type { FetchLike } from "../protocol/fetch_like.ts";
 import type { Secrets } from "../protocol/secrets.ts";
 
-/** Header names whose values are credentials. */
-export const CREDENTIAL_HEADER =
-  /^(authorization|proxy-authorization|dpop|cookie)$|api[-_]?key|token|secret|passw|credential/i;
+/** Header names whose values are credentials: the one credential-name rule. */
+export const CREDENTIAL_HEADER: RegExp = CREDENTIAL_NAME;
 
 /** Form fields of OAuth requests whose values are credentials. */
 const CREDENTIAL_FIELDS = [

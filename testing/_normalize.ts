@@ -2,13 +2,17 @@
  * Private: how a cassette is made independent of the run that recorded it: JSON-RPC ids and
  * progress tokens renumbered in order of appearance, the client's identity replaced,
  * timestamps fixed, and every credential redacted (the values given, the values of
- * credential-named keys, bearer tokens in text).
+ * credential-named keys, whatever their type, credential headers given as `[name, value]`
+ * pairs or `{ name, value }` objects, bearer tokens in text). Which names are credentials is
+ * the transports' own rule (`protocol/credential_names.ts`); the names of a schema's
+ * `properties` are argument names, not values, so a property called `apiKey` keeps its schema.
  *
  * @module
  */
 
 import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { META_CLIENT_INFO, META_SUBSCRIPTION_ID } from "../protocol/meta.ts";
+import { CREDENTIAL_NAME } from "../protocol/credential_names.ts";
 import { createSecrets, REDACTED } from "../protocol/secrets.ts";
 import { objectOr } from "./_core.ts";
 
@@ -17,9 +21,8 @@ export const CLIENT_PLACEHOLDER = { name: "recorded-client", version: "0.0.0" };
 /** The time every timestamp of a cassette holds. */
 export const TIME_PLACEHOLDER = "2000-01-01T00:00:00.000Z";
 
-/** Keys whose string values are credentials (progressToken and maxTokens are not). */
-export const CREDENTIAL_KEY =
-  /^(?!progressToken$)(?:.*(?:authorization|password|passwd|secret|api[-_]?key|access[-_]?token|refresh[-_]?token|id[-_]?token|cookie|credential)|token|bearer)$/i;
+/** Keys whose values are credentials: the transports' rule (progressToken and maxTokens are not). */
+export const CREDENTIAL_KEY: RegExp = CREDENTIAL_NAME;
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})\b/g;
 const BEARER = /\b(Bearer|Basic|DPoP)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
@@ -27,7 +30,7 @@ const BEARER = /\b(Bearer|Basic|DPoP)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 export interface RedactOptions {
   /** Secret values to redact wherever they occur (as is, percent-encoded or JSON-escaped). */
   redact?: readonly string[];
-  /** Keys whose string values are redacted (default: credential-like names). */
+  /** Keys whose values are redacted (default: credential-like names). */
   redactKeys?: RegExp;
 }
 
@@ -39,25 +42,44 @@ export function cleaner(options: RedactOptions): (value: unknown) => unknown {
   const secrets = createSecrets();
   for (const value of options.redact ?? []) secrets.add(value, true);
   const keys = options.redactKeys ?? CREDENTIAL_KEY;
-  const walk = (value: unknown, key?: string): unknown => {
+  const isKey = (name: unknown) => typeof name === "string" && keys.test(name);
+  /** A credential's value taken out, its strings remembered for wherever they show up later. */
+  const hide = (value: unknown): string => {
+    if (typeof value === "string") secrets.add(value, true);
+    else if (Array.isArray(value)) value.forEach(hide);
+    else if (objectOr(value)) Object.values(objectOr(value)!).forEach(hide);
+    return REDACTED;
+  };
+  // `names`: the value sits in a map of argument names (a schema's `properties`).
+  const walk = (value: unknown, key?: string, names = false): unknown => {
+    if (value === undefined || value === null) return value;
+    if (!names && key !== undefined && isKey(key)) return hide(value);
     if (typeof value === "string") {
-      if (key !== undefined && keys.test(key)) {
-        secrets.add(value, true); // and wherever it shows up later, in any text
-        return REDACTED;
-      }
       return secrets.text(value).replace(TIMESTAMP, TIME_PLACEHOLDER).replace(
         BEARER,
         `$1 ${REDACTED}`,
       );
     }
-    if (Array.isArray(value)) return value.map((item) => walk(item));
+    if (Array.isArray(value)) {
+      // A header as a `[name, value]` pair.
+      if (value.length === 2 && isKey(value[0]) && typeof value[1] === "string") {
+        return [walk(value[0]), hide(value[1])];
+      }
+      return value.map((item) => walk(item));
+    }
     const object = objectOr(value);
     if (!object) return value;
+    // A header as `{ name, value }`.
+    const header = isKey(object.name) && typeof object.value === "string";
+    const map = key === "properties" || key === "patternProperties";
     const out: JsonObject = {};
-    for (const [k, v] of Object.entries(object)) out[walk(k) as string] = walk(v, k);
+    for (const [k, v] of Object.entries(object)) {
+      out[walk(k) as string] = header && k === "value" ? hide(v) : walk(v, k, map);
+    }
     return out;
   };
-  return walk;
+  const top = (value: unknown): unknown => walk(value);
+  return top;
 }
 
 /** The params a request is matched by: no `_meta`, the client identity replaced. */

@@ -122,6 +122,8 @@ import "./protocol/trace_context_test.ts";
 import "./protocol/versions_test.ts";
 import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";
+import "./security/adapters_cassette_test.ts";
+import "./security/adapters_kits_test.ts";
 import "./security/client_changes_test.ts";
 import "./security/identity_test.ts";
 import "./security/memory_bytes_test.ts";

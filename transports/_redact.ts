@@ -7,7 +7,8 @@
  * @module
  */
 
-import { CREDENTIAL_HEADER, recordHeader } from "../oauth/recording_fetch.ts";
+import { recordHeader } from "../oauth/recording_fetch.ts";
+import { isCredentialName } from "../protocol/credential_names.ts";
 import { createSecrets, type Secrets, secretsOf } from "../protocol/secrets.ts";
 import type { HttpProbeResult, TransportLink, TransportSink } from "./transport.ts";
 
@@ -33,7 +34,7 @@ export function transportSecrets(
 ): TransportSecrets {
   const secrets = createSecrets() as TransportSecrets;
   for (const name in headers) {
-    if (CREDENTIAL_HEADER.test(name)) recordHeader(secrets, name, headers[name], true);
+    if (isCredentialName(name)) recordHeader(secrets, name, headers[name], true);
   }
   secrets.pin = (auth) => {
     const bearer = (auth as { bearer?: unknown } | undefined)?.bearer;
@@ -47,18 +48,16 @@ export function transportSecrets(
   return secrets;
 }
 
-/** Environment variable names whose values are credentials (`GITHUB_TOKEN`, `API_KEY`, …). */
-const CREDENTIAL_ENV = /token|secret|key|passw|pwd|auth|cred|cookie/i;
-
 /**
- * The credentials among the environment variables a server process is given.
+ * The credentials among the environment variables a server process is given: those whose
+ * names pass the one credential-name rule (`GITHUB_TOKEN`, `API_KEY`, `passphrase`, …).
  *
  * @param env The variables.
  * @returns Their secrets (empty when none looks like a credential).
  */
 export function envSecrets(env: Record<string, string> | undefined): Secrets {
   const secrets = createSecrets();
-  for (const name in env ?? {}) if (CREDENTIAL_ENV.test(name)) secrets.add(env![name], true);
+  for (const name in env ?? {}) if (isCredentialName(name)) secrets.add(env![name], true);
   return secrets;
 }
 
