@@ -34,9 +34,9 @@ version, the server's name and version, its capabilities and its instructions.
         : "(not given)";
       const capabilities = Object.entries(info.capabilities).map(([key, value]) => {
         const flags = typeof value === "object" && value !== null
-          ? Object.entries(value).filter(([, v]) => v === true).map(([k]) => k)
+          ? Object.entries(value).filter(([, v]) => v === true).map(([k]) => clean(k))
           : [];
-        return flags.length > 0 ? `${key} (${flags.join(", ")})` : key;
+        return flags.length > 0 ? `${clean(key)} (${flags.join(", ")})` : clean(key);
       });
       ctx.term.out(`${bold("server")}        ${name.trim()}\n`);
       ctx.term.out(`${bold("era")}           ${info.era}\n`);
