@@ -123,6 +123,7 @@ import "./protocol/versions_test.ts";
 import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";
 import "./security/cli_browser_test.ts";
+import "./security/cli_config_test.ts";
 import "./security/cli_terminal_test.ts";
 import "./testing/cassette_test.ts";
 import "./testing/mock_server_test.ts";
