@@ -89,6 +89,13 @@ test("item 25: a server's error message is printed inert", async () => {
   assertInert(verbose.stderr, "error message with causes", true);
 });
 
+test("item 25: the schema's values in an argument problem are printed inert", async () => {
+  const result = await run(["call", "pick", "v=x"]);
+  assertEquals(result.code, 2);
+  assertStringIncludes(result.stderr, "argument v");
+  assert(!/[\x80-\x9f\u202e]/.test(result.stderr), JSON.stringify(result.stderr));
+});
+
 test("item 25: a crashed server's stderr tail is printed inert", async () => {
   const term = fakeTerminal();
   const code = await main(["status", "--", "node", HOSTILE, "crash"], term);
