@@ -7,6 +7,7 @@
 
 import type { McpClient } from "../mod.ts";
 import type { ParsedArgs } from "./_args.ts";
+import { escapeJsonText } from "./_format.ts";
 import type { OpenClient, OpenOptions, ServerSpec } from "./_session.ts";
 import type { Terminal } from "./terminal.ts";
 
@@ -53,9 +54,9 @@ export interface Command {
   run(ctx: CommandContext): Promise<number>;
 }
 
-/** Writes `value` as one line of JSON to standard output. */
+/** Writes `value` as JSON to standard output, C1 controls and bidi overrides escaped. */
 export function printJson(ctx: CommandContext, value: unknown): void {
-  ctx.term.out(JSON.stringify(value, null, 2) + "\n");
+  ctx.term.out(escapeJsonText(JSON.stringify(value, null, 2)) + "\n");
 }
 
 /** Connects, runs `fn` with the client, and closes the client whatever happens. */

@@ -5,10 +5,18 @@
  * the library's `loadConfig`; each entry is a command (`command`, `args`, `env`, `cwd`) or a
  * URL (`url`, `headers`).
  *
+ * A found file chooses commands and gets `${env:…}` expanded into them, so discovery reads
+ * only files the user vouches for. The walk up stops at the repository root (a folder with
+ * `.git`) or the home folder, whichever comes first; outside both, only the working folder
+ * itself is looked at. A file owned by someone else or writable by others is passed over.
+ * The user's own host config is read too and wins for the names it defines; the project
+ * file adds the others. `--config` is the user's own choice and is read as given.
+ *
  * @module
  */
 
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import process from "node:process";
 import { basename, dirname, join, resolve } from "node:path";
 import { loadConfig } from "../mod.ts";
 
@@ -38,25 +46,70 @@ export interface ServerConfig {
 
 const PROJECT_FILES = ["mcp.json", ".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json"];
 
-/** The config files looked at when `--config` is not given, nearest first. */
+/** The project config files looked at when `--config` is not given, nearest first. */
 export function configCandidates(cwd: string, home: string | undefined): string[] {
-  const found: string[] = [];
-  let dir = resolve(cwd);
+  const top = resolve(cwd);
+  const stop = home === undefined ? undefined : resolve(home);
+  const folders: string[] = [];
+  let dir = top;
+  let bounded = false;
   for (;;) {
-    for (const name of PROJECT_FILES) found.push(join(dir, name));
+    folders.push(dir);
+    if (dir === stop || existsSync(join(dir, ".git"))) {
+      bounded = true;
+      break;
+    }
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
-  if (home) {
-    found.push(
-      join(home, ".cursor", "mcp.json"),
-      join(home, ".codeium", "windsurf", "mcp_config.json"),
-      join(home, ".config", "Claude", "claude_desktop_config.json"),
-      join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"),
-    );
+  // Outside any repository and the home folder there is no boundary: only the working folder.
+  return (bounded ? folders : [top]).flatMap((folder) =>
+    PROJECT_FILES.map((name) => join(folder, name))
+  );
+}
+
+/** The hosts' own config files under `home`, in the order they are looked at. */
+export function hostConfigCandidates(home: string | undefined): string[] {
+  if (!home) return [];
+  return [
+    join(home, ".cursor", "mcp.json"),
+    join(home, ".codeium", "windsurf", "mcp_config.json"),
+    join(home, ".config", "Claude", "claude_desktop_config.json"),
+    join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"),
+  ];
+}
+
+/**
+ * Why a found config file is not to be trusted, or `undefined` when it is: owned by another
+ * user than `uid`, or writable by others. Where the platform has no user ids (`uid`
+ * undefined), only the mode is looked at.
+ *
+ * @example
+ * ```ts
+ * import { untrustedConfig } from "./_config.ts";
+ *
+ * if (untrustedConfig({ uid: 501, mode: 0o100644 }, 501) !== undefined) throw new Error();
+ * if (untrustedConfig({ uid: 0, mode: 0o100644 }, 501) === undefined) throw new Error();
+ * if (untrustedConfig({ uid: 501, mode: 0o100666 }, 501) === undefined) throw new Error();
+ * ```
+ */
+export function untrustedConfig(
+  stat: { uid: number; mode: number },
+  uid: number | undefined,
+): string | undefined {
+  if (uid !== undefined && stat.uid !== uid) return "owned by another user";
+  if ((stat.mode & 0o002) !== 0) return "writable by others";
+  return undefined;
+}
+
+function trusted(file: string): boolean {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() && untrustedConfig(stat, process.getuid?.()) === undefined;
+  } catch {
+    return false;
   }
-  return found;
 }
 
 /**
@@ -108,7 +161,8 @@ export async function parseServers(
 }
 
 /**
- * The config to look names up in: `path` when given, else the first candidate that exists.
+ * The config to look names up in: `path` when given; else the nearest trusted project file
+ * and the first trusted host file, the host's entries winning for the names it defines.
  *
  * @returns The config, or `undefined` when no file was found.
  * @throws {McpError} kind `config` when the given or found file cannot be read or parsed.
@@ -119,6 +173,13 @@ export async function loadServers(
   env: (name: string) => string | undefined,
 ): Promise<ServerConfig | undefined> {
   if (path !== undefined) return await parseServers(resolve(cwd, path), resolve(cwd, path), env);
-  const found = configCandidates(cwd, env("HOME")).find((file) => existsSync(file));
-  return found === undefined ? undefined : await parseServers(found, found, env);
+  const home = env("HOME");
+  const projectFile = configCandidates(cwd, home).find(trusted);
+  const hostFile = hostConfigCandidates(home).find((file) => file !== projectFile && trusted(file));
+  const project = projectFile === undefined
+    ? undefined
+    : await parseServers(projectFile, projectFile, env);
+  const host = hostFile === undefined ? undefined : await parseServers(hostFile, hostFile, env);
+  if (project === undefined || host === undefined) return project ?? host;
+  return { path: project.path, servers: { ...project.servers, ...host.servers } };
 }

@@ -2,13 +2,15 @@
  * A failure as one line a person can act on, and its exit code: a `TypeError` is a usage
  * error (2); an `McpError` of the connection or its credentials is 3, one of a request is 1,
  * a cancelled one (Ctrl-C) 130. `--verbose` adds the cause chain. The library's messages
- * carry no secrets, and neither do these.
+ * carry no secrets, and neither do these. Messages and causes carry server text (names, error
+ * messages, a crashed server's stderr tail), so each goes through `clean` before printing.
  *
  * @module
  */
 
 import { isMcpError, type McpError } from "../mod.ts";
 import { EXIT } from "./_command.ts";
+import { clean } from "./_format.ts";
 
 /** The line(s) to print and the exit code of a failure. */
 export interface Failure {
@@ -57,8 +59,8 @@ function causes(error: unknown): string {
     const described = cause instanceof Error
       ? `${cause.name}${
         isMcpError(cause) ? ` (${cause.kind}${cause.reason ? `, ${cause.reason}` : ""})` : ""
-      }: ${cause.message}`
-      : String(cause);
+      }: ${clean(cause.message, true)}`
+      : clean(String(cause), true);
     lines.push(`  caused by ${described}\n`);
     cause = (cause as { cause?: unknown }).cause;
   }
@@ -84,7 +86,10 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
   const more = context.verbose ? causes(error) : "";
   if (error instanceof TypeError || error instanceof RangeError) {
     const help = context.command ? `conduit-mcp ${context.command} --help` : "conduit-mcp --help";
-    return { text: `error: ${error.message} (see ${help})\n${more}`, code: EXIT.usage };
+    return {
+      text: `error: ${clean(error.message, true)} (see ${help})\n${more}`,
+      code: EXIT.usage,
+    };
   }
   if (isMcpError(error)) {
     const code = error.kind === "cancelled"
@@ -96,9 +101,9 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
       : EXIT.toolError;
     if (error.kind === "cancelled") return { text: "Cancelled.\n", code };
     const where = !context.connected && context.server ? ` (${context.server})` : "";
-    const detail = `${error.message}${where}${hint(error, context)}`;
+    const detail = `${clean(error.message, true)}${where}${hint(error, context)}`;
     return { text: `error: ${detail}\n${more}`, code };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = clean(error instanceof Error ? error.message : String(error), true);
   return { text: `error: ${message}\n${more}`, code: EXIT.toolError };
 }

@@ -1,8 +1,9 @@
 /**
  * What the commands print for people: tables, content blocks shaped for a terminal (text
  * as is, images and audio as a type and size line), structured content pretty-printed.
- * Server text is stripped of control characters, so it cannot move the cursor or change
- * the terminal. Pure.
+ * Server text goes through one sanitiser, {@linkcode clean}: whole escape sequences, C1
+ * controls and bidi overrides are removed, so it cannot move the cursor, set the title or
+ * the clipboard, or reorder what is read. Pure.
  *
  * @module
  */
@@ -10,10 +11,37 @@
 import type { ContentBlock, ToolResult } from "../mod.ts";
 import { paint } from "./terminal.ts";
 
-/** `text` without control characters (newlines and tabs kept when `multiline`). */
+// Whole escape sequences: CSI (ESC [ or C1 0x9b, parameters, intermediates, a final byte);
+// OSC, DCS, SOS, PM and APC (ESC ] P X ^ _ or their C1 forms) up to BEL or ST, or to the end
+// when unterminated; any other ESC with its intermediates and final byte; a lone ESC.
+const ESCAPE_SEQUENCE = new RegExp(
+  [
+    "(?:\\x1b\\[|\\x9b)[\\x30-\\x3f]*[\\x20-\\x2f]*[\\x40-\\x7e]?",
+    "(?:\\x1b[\\]PX^_]|[\\x90\\x98\\x9d\\x9e\\x9f])[^]*?(?:\\x07|\\x1b\\\\|\\x9c|$)",
+    "\\x1b[\\x20-\\x2f]*[\\x30-\\x7e]?",
+  ].join("|"),
+  "g",
+);
+
+/** Bidirectional formatting characters: they reorder what a person reads. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` made inert for a terminal: the one sanitiser every server-written string goes
+ * through before the CLI prints it. Whole escape sequences are removed (an OSC 52
+ * clipboard write leaves no printable tail), then C0 and C1 controls (a space each on one
+ * line; newlines and tabs kept when `multiline`, other controls dropped) and bidi overrides.
+ *
+ * @example
+ * ```ts
+ * import { clean } from "./_format.ts";
+ *
+ * if (clean("a\x1b]52;c;aGk=\x07b\x1b[2Jc\u202ed") !== "abcd") throw new Error();
+ * ```
+ */
 export function clean(text: string, multiline = false): string {
   let out = "";
-  for (const char of text) {
+  for (const char of text.replace(ESCAPE_SEQUENCE, "").replace(BIDI_CONTROLS, "")) {
     const code = char.codePointAt(0)!;
     const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
     if (!control) out += char;
@@ -21,6 +49,18 @@ export function clean(text: string, multiline = false): string {
     else if (!multiline) out += " ";
   }
   return out;
+}
+
+/**
+ * JSON text with C1 controls and bidi overrides escaped as `\\uXXXX` (JSON escapes the C0
+ * ones itself), so `--json` output cannot drive a terminal either. Such characters only
+ * occur inside JSON strings, where the escape means the same character.
+ */
+export function escapeJsonText(json: string): string {
+  return json.replace(
+    /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /**

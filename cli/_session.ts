@@ -129,6 +129,25 @@ export interface OpenClient {
   close(): Promise<void>;
 }
 
+const STDERR_LINE_MAX = 4096;
+
+/**
+ * `--verbose`'s copy of a server's stderr: whole lines (or 4 KiB pieces), each through
+ * `clean`, so an escape sequence split across chunks is still removed whole.
+ */
+function stderrLines(term: Terminal): (chunk: string) => void {
+  let pending = "";
+  return (chunk) => {
+    pending += chunk;
+    let end: number;
+    while ((end = pending.indexOf("\n")) >= 0 || pending.length >= STDERR_LINE_MAX) {
+      const cut = end >= 0 && end < STDERR_LINE_MAX ? end + 1 : STDERR_LINE_MAX;
+      term.err(clean(pending.slice(0, cut).replace(/\r?\n$/, "")) + "\n");
+      pending = pending.slice(cut);
+    }
+  };
+}
+
 /**
  * Connects to the server the command line names, and waits until it is ready.
  *
@@ -164,7 +183,7 @@ export async function openClient(
     });
   } else {
     const command = spec.command!;
-    transport = stdio({ ...command, stderr: flags.verbose ? "inherit" : "buffer" });
+    transport = stdio({ ...command, stderr: flags.verbose ? stderrLines(term) : "buffer" });
   }
   if (flags.verbose) transport = tapped(transport, term, Object.values(spec.headers));
   const timeout = flags.timeout ?? 60_000;

@@ -1,7 +1,9 @@
 /**
  * `login <url>` (OAuth: the browser opens on the authorization page, or the URL is printed;
  * the loopback callback takes the redirect; tokens go to the token file under the config
- * directory) and `logout <url>` (forgets them).
+ * directory) and `logout <url>` (forgets them). The browser is started with an argument
+ * vector, never through a shell: on Windows `rundll32 url.dll,FileProtocolHandler <url>`,
+ * since `cmd /c start` would read each `&` of the authorization URL as a command separator.
  *
  * @module
  */
@@ -13,16 +15,32 @@ import { serverSpec } from "../_session.ts";
 import type { Terminal } from "../terminal.ts";
 import { configDir, tokenFile } from "../_token_file.ts";
 
+/**
+ * The argument vector that opens `url` in the browser on `platform`.
+ *
+ * @example
+ * ```ts
+ * import { browserCommand } from "./_auth.ts";
+ *
+ * const argv = browserCommand("darwin", new URL("https://a.example/x?a=1&b=2"));
+ * if (argv.join(" ") !== "open https://a.example/x?a=1&b=2") throw new Error();
+ * ```
+ */
+export function browserCommand(platform: string, url: URL): string[] {
+  const [command, ...args] = platform === "darwin"
+    ? ["open"]
+    : platform === "win32"
+    ? ["rundll32", "url.dll,FileProtocolHandler"]
+    : ["xdg-open"];
+  return [command, ...args, url.href];
+}
+
 /** Tries the system's URL opener; never throws. */
 function openBrowser(url: URL, term: Terminal): void {
-  const [command, ...args] = process.platform === "darwin"
-    ? ["open"]
-    : process.platform === "win32"
-    ? ["cmd", "/c", "start", ""]
-    : ["xdg-open"];
   if (process.platform === "linux" && !term.env("DISPLAY") && !term.env("WAYLAND_DISPLAY")) return;
+  const [command, ...args] = browserCommand(process.platform, url);
   try {
-    const child = spawnProcess({ command, args: [...args, url.href] });
+    const child = spawnProcess({ command, args });
     child.stdout.cancel().catch(() => {});
     child.stderr.cancel().catch(() => {});
     child.stdin.close().catch(() => {});

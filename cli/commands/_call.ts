@@ -9,7 +9,7 @@
 
 import { isTask, type McpClient, type Task, type ToolResult } from "../../mod.ts";
 import { type Command, EXIT, printJson, withClient } from "../_command.ts";
-import { renderToolResult } from "../_format.ts";
+import { clean, renderToolResult } from "../_format.ts";
 import { startProgress } from "../_progress.ts";
 import { checkToolArgs, parseToolArgs } from "../_tool_args.ts";
 import { SERVER_USAGE } from "./_lists.ts";
@@ -55,7 +55,7 @@ Exit code 1 when the tool reports an error (isError).
         // One line each; where to read the schema goes on the last.
         const hint = ` (the schema: conduit-mcp tools --json)`;
         problems.forEach((problem, i) =>
-          ctx.term.err(`error: ${problem}${i === problems.length - 1 ? hint : ""}\n`)
+          ctx.term.err(`error: ${clean(problem)}${i === problems.length - 1 ? hint : ""}\n`)
         );
         return EXIT.usage;
       }
@@ -80,7 +80,9 @@ Exit code 1 when the tool reports an error (isError).
       }
       if (isTask(result)) {
         if (ctx.parsed.flags.json) printJson(ctx, result);
-        else ctx.term.out(`task ${result.taskId}: ${result.status}\n`);
+        else {ctx.term.out(
+            `task ${clean(String(result.taskId))}: ${clean(String(result.status))}\n`,
+          );}
         return result.status === "completed" ? EXIT.ok : EXIT.toolError;
       }
       if (ctx.parsed.flags.json) printJson(ctx, result);

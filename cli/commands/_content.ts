@@ -43,7 +43,7 @@ role. Missing required arguments are reported before the request is sent.
       const args = parseToolArgs(pairs, ctx.parsed.flags.args, schema);
       const problems = checkToolArgs(args, schema);
       if (problems.length > 0) {
-        for (const problem of problems) ctx.term.err(`error: ${problem}\n`);
+        for (const problem of problems) ctx.term.err(`error: ${clean(problem)}\n`);
         return EXIT.usage;
       }
       const result = await client.getPrompt(name, args, { signal: ctx.signal });

@@ -8,7 +8,7 @@
 import { startTimer, type Timer } from "../../clock/timer.ts";
 import type { ServerNotification } from "../../mod.ts";
 import { type Command, EXIT, printJson, withClient } from "../_command.ts";
-import { clean } from "../_format.ts";
+import { clean, escapeJsonText } from "../_format.ts";
 import { paint } from "../terminal.ts";
 import { SERVER_ALONE_USAGE, SERVER_USAGE } from "./_lists.ts";
 
@@ -34,13 +34,13 @@ version, the server's name and version, its capabilities and its instructions.
         : "(not given)";
       const capabilities = Object.entries(info.capabilities).map(([key, value]) => {
         const flags = typeof value === "object" && value !== null
-          ? Object.entries(value).filter(([, v]) => v === true).map(([k]) => k)
+          ? Object.entries(value).filter(([, v]) => v === true).map(([k]) => clean(k))
           : [];
-        return flags.length > 0 ? `${key} (${flags.join(", ")})` : key;
+        return flags.length > 0 ? `${clean(key)} (${flags.join(", ")})` : clean(key);
       });
       ctx.term.out(`${bold("server")}        ${name.trim()}\n`);
       ctx.term.out(`${bold("era")}           ${info.era}\n`);
-      ctx.term.out(`${bold("version")}       ${info.version}\n`);
+      ctx.term.out(`${bold("version")}       ${clean(String(info.version))}\n`);
       ctx.term.out(`${bold("capabilities")}  ${capabilities.join(", ") || "none"}\n`);
       if (info.instructions) {
         ctx.term.out(`${bold("instructions")}\n${clean(info.instructions, true)}\n`);
@@ -68,7 +68,9 @@ first. --json prints one JSON object per line.
     withClient(ctx, async (client) => {
       const print = (n: ServerNotification) => {
         if (ctx.parsed.flags.json) {
-          ctx.term.out(JSON.stringify({ time: new Date().toISOString(), ...n }) + "\n");
+          ctx.term.out(
+            escapeJsonText(JSON.stringify({ time: new Date().toISOString(), ...n })) + "\n",
+          );
           return;
         }
         // The envelope (`_meta`: subscription ids and the like) is for --json.

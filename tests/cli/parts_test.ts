@@ -183,7 +183,7 @@ test("cli progress: drawn in place on a TTY only, erased when the call ends", ()
 test("cli format: tables, blocks shaped for a terminal, control characters removed", () => {
   assertEquals(
     table(["NAME", "DESCRIPTION"], [["a\x1b[2J", "x"], ["bb", "y"]], 80, false),
-    "NAME   DESCRIPTION\na [2J  x\nbb     y\n",
+    "NAME  DESCRIPTION\na     x\nbb    y\n",
   );
   assertEquals(
     renderBlock({ type: "audio", mimeType: "audio/wav", data: "A".repeat(4096) }),

@@ -109,6 +109,8 @@ test("cli stdio: servers named in a config file, by --config or the nearest mcp.
       mcpServers: { everything: { command: "node", args: [EVERYTHING_STDIO[2]] } },
     };
     writeFileSync(join(dir, "mcp.json"), JSON.stringify(config));
+    // The walk up stops at the repository root: dir is one.
+    mkdirSync(join(dir, ".git"));
     mkdirSync(join(dir, "project", "src"), { recursive: true });
     const given = await runCli([
       "status",
