@@ -2,7 +2,9 @@
  * `hub(options)`: one object over many named servers. Each server gets a client of its own
  * (created at once, connecting in parallel); the hub merges their catalogues under
  * `server__name` names, routes each call to its owner, restarts a server that fails, and
- * merges their notifications with the server's name.
+ * merges their notifications with the server's name. A task a call returns
+ * (`task: "return"`) carries a `server` field naming the server that runs it, and the task
+ * methods route by it (servers may reuse each other's task ids).
  *
  * @module
  */

@@ -122,6 +122,7 @@ import "./protocol/trace_context_test.ts";
 import "./protocol/versions_test.ts";
 import "./runtime/serve_test.ts";
 import "./runtime/spawn_test.ts";
+import "./security/hub_test.ts";
 import "./testing/cassette_test.ts";
 import "./testing/mock_server_test.ts";
 import "./testing/mock_wire_test.ts";
