@@ -4,6 +4,7 @@ import { mockServer } from "../../testing/mod.ts";
 import { isTask } from "../../protocol/tasks.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { mcpError } from "../client/_helpers.ts";
+import { MAX_TEMPLATE_URI, ownerOf } from "../../hub/_resources.ts";
 
 const worker = (server: string) =>
   mockServer({
@@ -27,4 +28,23 @@ test("item 17: two servers reusing a task id each answer for their own task", as
   assertEquals((await servers.awaitTask(second, { timeout: 10_000 })).content[0].text, "b:done");
   const ambiguous = await mcpError(servers.getTask(first.taskId));
   assertEquals(ambiguous.reason, "ambiguous_task");
+});
+
+test("item 19: an unlisted URI against a template of many {+x} is matched in linear time", () => {
+  const template = "x://{+a}-{+b}-{+c}-{+d}/end";
+  const templates = [{ server: "s", items: [{ uriTemplate: template, name: "t" }] }];
+  const uri = `x://${"-".repeat(400)}`;
+  const started = performance.now();
+  assertEquals(ownerOf(uri, new Map(), templates), undefined);
+  assertEquals(ownerOf(`x://1-2-3-4/end`, new Map(), templates), "s");
+  assert(performance.now() - started < 500, `took ${performance.now() - started} ms`);
+  // Bounds: a template of too many expressions, and a URI too long, match nothing.
+  const many = "x://" + Array.from({ length: 40 }, (_, i) => `{v${i}}`).join("/");
+  const deep = "x://" + Array.from({ length: 40 }, (_, i) => `${i}`).join("/");
+  assertEquals(
+    ownerOf(deep, new Map(), [{ server: "s", items: [{ uriTemplate: many, name: "m" }] }]),
+    undefined,
+  );
+  const long = `x://1-2-3-${"4".repeat(MAX_TEMPLATE_URI)}/end`;
+  assertEquals(ownerOf(long, new Map(), templates), undefined);
 });
