@@ -3,7 +3,11 @@ import { hub } from "../../hub/hub.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { isTask } from "../../protocol/tasks.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
-import { mcpError } from "../client/_helpers.ts";
+import { mcpError, waitFor } from "../client/_helpers.ts";
+import { QUICK } from "../hub/_helpers.ts";
+import { createClient } from "../../client/client.ts";
+import { inProcess } from "../../transports/in_process.ts";
+import type { Transport } from "../../transports/transport.ts";
 import { MAX_TEMPLATE_URI, ownerOf } from "../../hub/_resources.ts";
 
 const worker = (server: string) =>
@@ -47,4 +51,56 @@ test("item 19: an unlisted URI against a template of many {+x} is matched in lin
   );
   const long = `x://1-2-3-${"4".repeat(MAX_TEMPLATE_URI)}/end`;
   assertEquals(ownerOf(long, new Map(), templates), undefined);
+});
+
+// A server that answers the handshake, then crashes at once (as a process exiting right
+// after `initialize`); counts its starts.
+function crashAfterHandshake(): { transport: Transport; starts: () => number } {
+  let starts = 0;
+  const transport = inProcess({
+    connect: (peer) => {
+      starts++;
+      return {
+        receive(message) {
+          if (!("id" in message) || !("method" in message)) return;
+          peer.send({
+            jsonrpc: "2.0",
+            id: message.id,
+            result: {
+              resultType: "complete",
+              supportedVersions: ["2026-07-28"],
+              capabilities: { tools: {} },
+            },
+          });
+          setTimeout(() => peer.close("crashed"), 1);
+        },
+      };
+    },
+  });
+  return { transport, starts: () => starts };
+}
+
+test("item 20: a client whose server crashes right after the handshake gives up after its attempts", async () => {
+  const server = crashAfterHandshake();
+  await using client = createClient({
+    transport: server.transport,
+    reconnect: { attempts: 3, initialDelay: 5, maxDelay: 10, jitter: 0 },
+  });
+  await client.ready();
+  await waitFor(() => client.status().state === "closed", "closed", 3_000).catch(() => {});
+  assertEquals(client.status().state, "closed");
+  assertEquals(server.starts(), 4);
+});
+
+test("item 20: a hub restarts a server that crashes right after the handshake only per attempts", async () => {
+  const server = crashAfterHandshake();
+  await using servers = hub({
+    servers: { flaky: { transport: server.transport, reconnect: false } },
+    reconnect: { attempts: 2, ...QUICK },
+  });
+  await servers.ready();
+  await waitFor(() => servers.status().servers.flaky.state === "failed", "failed", 3_000)
+    .catch(() => {});
+  assertEquals(servers.status().servers.flaky.state, "failed");
+  assertEquals(server.starts(), 3);
 });
