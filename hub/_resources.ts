@@ -1,6 +1,7 @@
 /**
  * Private: which server a resource URI belongs to. Resources keep their URIs (they are
- * addresses, not names): a URI two servers list stays with the server declared first. A
+ * addresses, not names): a URI two servers list stays with the server declared first (or
+ * with the server an earlier listing gave it, see `_catalogue.ts`). A
  * URI no server listed goes to the first server with a template it matches, matched without
  * backtracking and within bounds (a hostile template or URI cannot make a lookup slow). Pure.
  *
@@ -25,20 +26,26 @@ export interface MergedResources {
  * Merges the servers' resource listings.
  *
  * @param listings The listings, servers in declaration order.
- * @returns The merged resources.
+ * @param given The owners of earlier listings: a URI keeps its owner.
+ * @returns The merged resources; its owners hold `given` as well.
  */
-export function mergeResources(listings: readonly Listing<Resource>[]): MergedResources {
-  const owners = new Map<string, string>();
+export function mergeResources(
+  listings: readonly Listing<Resource>[],
+  given: ReadonlyMap<string, string> = new Map(),
+): MergedResources {
+  const owners = new Map(given);
+  const listed = new Set<string>();
   const items: Resource[] = [];
   const collisions: HubCollision[] = [];
   for (const { server, items: list } of listings) {
     for (const resource of list) {
-      if (owners.has(resource.uri)) {
-        if (owners.get(resource.uri) !== server) {
-          collisions.push({ kind: "resource", name: resource.uri, server, original: resource.uri });
-        }
+      const owner = owners.get(resource.uri) ?? server;
+      if (owner !== server) {
+        collisions.push({ kind: "resource", name: resource.uri, server, original: resource.uri });
         continue;
       }
+      if (listed.has(resource.uri)) continue;
+      listed.add(resource.uri);
       owners.set(resource.uri, server);
       items.push(resource);
     }

@@ -2,7 +2,7 @@
 import { hub } from "../../hub/hub.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { isTask } from "../../protocol/tasks.ts";
-import { assert, assertEquals, test } from "../_harness.ts";
+import { assert, assertEquals, assertThrows, test } from "../_harness.ts";
 import { mcpError, waitFor } from "../client/_helpers.ts";
 import { QUICK } from "../hub/_helpers.ts";
 import { createClient } from "../../client/client.ts";
@@ -103,4 +103,55 @@ test("item 20: a hub restarts a server that crashes right after the handshake on
     .catch(() => {});
   assertEquals(servers.status().servers.flaky.state, "failed");
   assertEquals(server.starts(), 3);
+});
+
+// A server with tools `names` whose listing fails while `down()` says so (as a server that
+// is briefly unavailable); each call answers `<server>:<tool>`.
+function listingServer(server: string, names: string[], down: () => boolean): Transport {
+  return inProcess({
+    connect: (peer) => ({
+      receive(message) {
+        if (!("id" in message) || !("method" in message)) return;
+        const reply = (result: Record<string, unknown>) =>
+          peer.send({
+            jsonrpc: "2.0",
+            id: message.id,
+            result: { resultType: "complete", ...result },
+          });
+        if (message.method === "tools/list") {
+          if (down()) {
+            peer.send({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: "busy" } });
+          } else reply({ tools: names.map((name) => ({ name, inputSchema: { type: "object" } })) });
+        } else if (message.method === "tools/call") {
+          const name = (message.params as { name: string }).name;
+          reply({ content: [{ type: "text", text: `${server}:${name}` }] });
+        } else reply({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} } });
+      },
+    }),
+  });
+}
+
+test("item 18: a hub name keeps leading to its server when another listing lacks the first owner", async () => {
+  let adminDown = false;
+  await using servers = hub({
+    servers: {
+      admin: listingServer("admin", ["delete"], () => adminDown),
+      vendor: listingServer("vendor", ["delete"], () => false),
+    },
+    prefix: false,
+    reconnect: false,
+  });
+  assertEquals((await servers.listAllTools()).map((t) => t.name), ["delete", "vendor__delete"]);
+  adminDown = true; // Another caller's listing, while the admin server cannot list.
+  assertEquals((await servers.listAllTools()).map((t) => t.name), ["vendor__delete"]);
+  adminDown = false;
+  assertEquals((await servers.callTool("delete")).content[0].text, "admin:delete");
+  assertEquals((await servers.callTool("vendor__delete")).content[0].text, "vendor:delete");
+});
+
+test("item 18: a server name that begins with another's and the separator is refused", () => {
+  const servers = (names: string[]) =>
+    Object.fromEntries(names.map((n) => [n, listingServer(n, ["c"], () => false)]));
+  assertThrows(() => hub({ servers: servers(["one", "one__b"]) }), TypeError, "one__b");
+  assertThrows(() => hub({ servers: servers(["a", "a.b"]), separator: "." }), TypeError, "a.b");
 });
