@@ -8,7 +8,7 @@ import { QUICK } from "../hub/_helpers.ts";
 import { createClient } from "../../client/client.ts";
 import { inProcess } from "../../transports/in_process.ts";
 import type { Transport } from "../../transports/transport.ts";
-import { MAX_TEMPLATE_URI, ownerOf } from "../../hub/_resources.ts";
+import { MAX_TEMPLATE_URI, mergeResources, ownerOf } from "../../hub/_resources.ts";
 
 const worker = (server: string) =>
   mockServer({
@@ -154,4 +154,18 @@ test("item 18: a server name that begins with another's and the separator is ref
     Object.fromEntries(names.map((n) => [n, listingServer(n, ["c"], () => false)]));
   assertThrows(() => hub({ servers: servers(["one", "one__b"]) }), TypeError, "one__b");
   assertThrows(() => hub({ servers: servers(["a", "a.b"]), separator: "." }), TypeError, "a.b");
+});
+
+test("item 18: a URI an earlier listing gave one server is not another's when it lists it alone", () => {
+  const earlier = mergeResources([
+    { server: "admin", items: [{ uri: "secret://x", name: "x" }] },
+    { server: "vendor", items: [{ uri: "secret://x", name: "x" }] },
+  ]);
+  assertEquals(earlier.owners.get("secret://x"), "admin");
+  const later = mergeResources([
+    { server: "vendor", items: [{ uri: "secret://x", name: "x" }] },
+  ], earlier.owners);
+  assertEquals(later.owners.get("secret://x"), "admin");
+  assertEquals(later.items, []);
+  assertEquals(later.collisions.map((c) => c.server), ["vendor"]);
 });
