@@ -3,8 +3,8 @@
  * (created at once, connecting in parallel); the hub merges their catalogues under
  * `server__name` names, routes each call to its owner, restarts a server that fails, and
  * merges their notifications with the server's name. A task a call returns
- * (`task: "return"`) carries a `server` field naming the server that runs it, and the task
- * methods route by it (servers may reuse each other's task ids). A hub name, once given,
+ * (`task: "return"`) (and one `getTask` or `cancelTask` returns) carries a `server` field naming the
+ * server that runs it, and the task methods route by it (servers may reuse each other's task ids). A hub name, once given,
  * leads to the same server's item for the hub's life; a server name that begins with
  * another's and the separator is refused, as both would claim the same prefixed names.
  *
@@ -222,9 +222,15 @@ export function hub(options: HubOptions): Hub {
       }
       return callRouted(name, args, callOptions);
     }) as Hub["callTool"],
-    getTask: async (task, taskOptions) => await taskClient(task).getTask(task, taskOptions),
+    async getTask(task, taskOptions) {
+      const server = tasks.ownerOf(task);
+      return tasks.note(await member(server).use().getTask(task, taskOptions), server);
+    },
     awaitTask: async (task, taskOptions) => await taskClient(task).awaitTask(task, taskOptions),
-    cancelTask: async (task, taskOptions) => await taskClient(task).cancelTask(task, taskOptions),
+    async cancelTask(task, taskOptions) {
+      const server = tasks.ownerOf(task);
+      return tasks.note(await member(server).use().cancelTask(task, taskOptions), server);
+    },
     listAllPrompts: (listOptions) => catalogue.prompts(listOptions),
     async getPrompt(name, args, callOptions) {
       let route = catalogue.promptRoute(name);

@@ -30,6 +30,7 @@ test("item 17: two servers reusing a task id each answer for their own task", as
   const result = await servers.awaitTask(first, { timeout: 10_000 });
   assertEquals(result.content[0].text, "a:done");
   assertEquals((await servers.awaitTask(second, { timeout: 10_000 })).content[0].text, "b:done");
+  assertEquals((await servers.getTask(second) as { server?: string }).server, "b");
   const ambiguous = await mcpError(servers.getTask(first.taskId));
   assertEquals(ambiguous.reason, "ambiguous_task");
 });
