@@ -21,7 +21,10 @@ import type { PolicyOptions } from "../governance/options.ts";
  * `reconnecting` and requests wait; with `reconnect: false` it closes instead.
  */
 export interface ReconnectOptions {
-  /** Attempts before giving up into `closed` (default 5). */
+  /**
+   * Attempts before giving up into `closed` (default 5). They start over once a connection
+   * stayed up for ten seconds, not at each handshake.
+   */
   attempts?: number;
   /** The first delay in milliseconds (default 200). */
   initialDelay?: number;

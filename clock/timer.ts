@@ -21,6 +21,13 @@ export const MAX_TIMER_DELAY = 2 ** 31 - 1;
 /** The longest `Retry-After` honoured unless the client says otherwise (one minute). */
 export const DEFAULT_MAX_RETRY_AFTER = 60_000;
 
+/**
+ * How long a connection must stay up before its reconnect (or restart) backoff starts over
+ * (ten seconds): a server that fails right after each handshake keeps backing off and is
+ * given up on per `attempts`, instead of being started again every first delay for ever.
+ */
+export const STABLE_CONNECTION = 10_000;
+
 /** The shortest wait before reconnecting an event stream, whatever the server asks. */
 export const MIN_STREAM_DELAY = 100;
 

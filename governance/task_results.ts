@@ -56,17 +56,37 @@ export interface TaskResults {
  * ```
  */
 export function taskResults(max: number = MAX_TASKS): TaskResults {
-  const byId = new Map<string, Finish>();
+  // [server or "", id] as JSON → the stages; a hub's tasks name their server, and two
+  // servers may use the same ids.
+  const kept = new Map<string, Finish>();
+  const keyOf = (server: unknown, id: string) =>
+    JSON.stringify([typeof server === "string" ? server : "", id]);
+  const find = (task: Task | string): Finish | undefined => {
+    const taskId = typeof task === "string" ? task : task?.taskId;
+    if (typeof taskId !== "string") return undefined;
+    const server = typeof task === "object" ? (task as { server?: unknown }).server : undefined;
+    if (server !== undefined) return kept.get(keyOf(server, taskId));
+    const plain = kept.get(keyOf(undefined, taskId));
+    if (plain !== undefined) return plain;
+    // A bare id: only when exactly one server's task has it.
+    let found: Finish | undefined;
+    for (const [key, finish] of kept) {
+      if ((JSON.parse(key) as [string, string])[1] !== taskId) continue;
+      if (found !== undefined) return undefined;
+      found = finish;
+    }
+    return found;
+  };
   return {
     started(answer, finish) {
       if (!isTask(answer)) return;
-      byId.delete(answer.taskId);
-      byId.set(answer.taskId, finish);
-      if (byId.size > max) byId.delete(byId.keys().next().value as string);
+      const key = keyOf((answer as { server?: unknown }).server, answer.taskId);
+      kept.delete(key);
+      kept.set(key, finish);
+      if (kept.size > max) kept.delete(kept.keys().next().value as string);
     },
     stagesOf(task) {
-      const taskId = typeof task === "string" ? task : task?.taskId;
-      const finish = typeof taskId === "string" ? byId.get(taskId) : undefined;
+      const finish = find(task);
       if (finish === undefined) {
         throw new McpError(
           "This governed client did not start the task: its result cannot pass the output " +

@@ -2,7 +2,9 @@
  * Private: the hub's merged catalogue. Each listing asks every server that can answer, in
  * parallel (a server still starting is waited for until its first start settles; one that
  * is down or fails to list is left out with a warning), merges the answers under hub
- * names (`_names.ts`) and keeps where each name and URI leads for routing.
+ * names (`_names.ts`) and keeps where each name and URI leads for routing: routes and URI
+ * owners only grow (bounded by {@linkcode MAX_ROUTES}), a name or URI never moves to another
+ * server because a later listing lacked its owner.
  *
  * @module
  */
@@ -43,6 +45,12 @@ export interface Catalogue {
 }
 
 type ListKind = "tools" | "prompts" | "resources" | "templates";
+
+/**
+ * The most hub names (or URI owners) of one kind a hub keeps from earlier listings; past
+ * it, they are given afresh from the latest listing (with a warning).
+ */
+export const MAX_ROUTES = 100_000;
 
 /**
  * Creates the catalogue over the hub's members.
@@ -106,24 +114,34 @@ export function createCatalogue(
 
   return {
     async tools(options) {
-      const merged = mergeNamed(
-        "tool",
-        await gather("tools", (c) => c.listAllTools(options)),
-        naming,
-      );
+      const listings = await gather("tools", (c) => c.listAllTools(options));
+      let merged = mergeNamed("tool", listings, naming, toolRoutes);
+      if (merged.routes.size > MAX_ROUTES) {
+        warn(`More than ${MAX_ROUTES} tool names: they are given afresh`);
+        merged = mergeNamed("tool", listings, naming);
+      }
       toolRoutes = merged.routes;
       collided("tool", merged.collisions);
       return merged.items;
     },
     async prompts(options) {
       const listings = await gather("prompts", (c) => c.listAllPrompts(options));
-      const merged = mergeNamed("prompt", listings, naming);
+      let merged = mergeNamed("prompt", listings, naming, promptRoutes);
+      if (merged.routes.size > MAX_ROUTES) {
+        warn(`More than ${MAX_ROUTES} prompt names: they are given afresh`);
+        merged = mergeNamed("prompt", listings, naming);
+      }
       promptRoutes = merged.routes;
       collided("prompt", merged.collisions);
       return merged.items;
     },
     async resources(options) {
-      const merged = mergeResources(await gather("resources", (c) => c.listAllResources(options)));
+      const listings = await gather("resources", (c) => c.listAllResources(options));
+      let merged = mergeResources(listings, owners);
+      if (merged.owners.size > MAX_ROUTES) {
+        warn(`More than ${MAX_ROUTES} resource URIs: their owners are given afresh`);
+        merged = mergeResources(listings);
+      }
       owners = merged.owners;
       listedResources = true;
       collided("resource", merged.collisions);

@@ -14,7 +14,7 @@
 import type { GovernanceOptions } from "../governance/options.ts";
 import { createGovernance } from "../governance/pipeline.ts";
 import { taskResults } from "../governance/task_results.ts";
-import type { Task } from "../protocol/tasks.ts";
+import { isTask, type Task } from "../protocol/tasks.ts";
 import type {
   CallOptions,
   GetPromptResult,
@@ -140,7 +140,12 @@ export function governed(
             catalogue.toolRoute(tool.name)?.server === route.server
           ),
         send: (_hubName, sent) => client.callTool(route.name, sent, callOptions),
-        started: tasks.started,
+        // Kept by server and id: two servers may use the same task ids.
+        started: (answer, finish) =>
+          tasks.started(
+            isTask(answer) ? { ...answer, server: route.server } : answer,
+            finish,
+          ),
       });
     },
     prompt(name, route, client, args, callOptions) {

@@ -2,12 +2,15 @@
  * Private: one server of a hub. It holds one client for the hub's life; when the client
  * fails to start, or gives up reconnecting and closes, the member waits a backoff delay and
  * revives it with `reconnect()`, again and again (as the hub's `reconnect` settings say).
+ * The restarts count (and the delay grows) until a start stayed up for
+ * {@linkcode STABLE_CONNECTION} ms, so a server that dies right after each handshake is
+ * given up on per `attempts`.
  * Its notifications go on to the hub with the server's name.
  *
  * @module
  */
 
-import { startTimer, type Timer } from "../clock/timer.ts";
+import { STABLE_CONNECTION, startTimer, type Timer } from "../clock/timer.ts";
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import type { McpClient } from "../client/types.ts";
 import type {
@@ -81,12 +84,18 @@ export function createMember(deps: MemberDeps): Member {
   let restarts = 0;
   let error: McpError | undefined;
   let nextRetry: number | undefined;
+  let upSince: { at: number; restarts: number } | undefined;
   let timer: Timer | undefined;
   let closing = false;
   const pump = new AbortController();
 
   const failed = (cause: unknown) => {
     if (closing || waiting !== undefined) return;
+    // Failed before it was stable: the restarts go on counting where they left off.
+    if (upSince !== undefined && Date.now() - upSince.at < STABLE_CONNECTION) {
+      restarts = upSince.restarts;
+    }
+    upSince = undefined;
     error = isMcpError(cause) ? cause : new McpError(`Server "${name}" failed`, {
       kind: "unavailable",
       reason: "server_failed",
@@ -120,6 +129,7 @@ export function createMember(deps: MemberDeps): Member {
 
   function started() {
     if (closing) return;
+    upSince = { at: Date.now(), restarts };
     restarts = 0;
     error = undefined;
     follow();

@@ -3,7 +3,10 @@
  * `server<separator>name`, or bare without prefixing; when two servers' items would get
  * the same hub name, the server declared first keeps it and the other's item gets the
  * first free `<name>_2`, `<name>_3`, … — the same result for the same listings, whatever
- * order they arrived in. Pure.
+ * order they arrived in. A name once given keeps leading to the same server's item for the
+ * hub's life (listings differ per caller and with who is down; a name must not move). A
+ * server name that begins with another's and the separator is refused by the hub, so a
+ * prefixed name has one server. Pure.
  *
  * @module
  */
@@ -50,19 +53,34 @@ export function hubName(naming: Naming, server: string, name: string): string {
 
 /**
  * Merges the servers' listings under hub names. Without prefixing, a colliding item is
- * first tried under its prefixed name.
+ * first tried under its prefixed name. Names already given (`given`, from earlier listings)
+ * stay: an item keeps its earlier hub name, and no other item gets it, so what a name leads
+ * to never depends on who listed last or on which servers answered that time.
  *
  * @param kind What is listed, for the collisions.
  * @param listings The listings, servers in declaration order.
  * @param naming How names are made.
- * @returns The merged catalogue.
+ * @param given The routes of earlier listings.
+ * @returns The merged catalogue; its routes hold `given` as well.
  */
 export function mergeNamed<T extends { name: string }>(
   kind: "tool" | "prompt",
   listings: readonly Listing<T>[],
   naming: Naming,
+  given: ReadonlyMap<string, HubRoute> = new Map(),
 ): Merged<T> {
-  const routes = new Map<string, HubRoute>();
+  const routes = new Map(given);
+  // server\0name\0n → the hub name of the n-th item of that name a server lists.
+  const named = new Map<string, string>();
+  const nth = (counts: Map<string, number>, server: string, name: string) => {
+    const base = `${server}\0${name}`;
+    const n = counts.get(base) ?? 0;
+    counts.set(base, n + 1);
+    return `${base}\0${n}`;
+  };
+  const givenCounts = new Map<string, number>();
+  for (const [name, route] of given) named.set(nth(givenCounts, route.server, route.name), name);
+  const counts = new Map<string, number>();
   const collisions: HubCollision[] = [];
   const items: T[] = [];
   // Every wanted name first, so a later server cannot take an earlier one's `_2`.
@@ -72,16 +90,23 @@ export function mergeNamed<T extends { name: string }>(
   }
   for (const { server, items: list } of listings) {
     for (const item of list) {
+      const key = nth(counts, server, item.name);
       const name = hubName(naming, server, item.name);
-      let resolved = name;
-      if (routes.has(name)) {
-        const prefixed = hubName({ ...naming, prefix: true }, server, item.name);
-        resolved = !naming.prefix && !wanted.has(prefixed) && !routes.has(prefixed)
-          ? prefixed
-          : free(name, routes, wanted);
+      let resolved = named.get(key);
+      if (resolved === undefined) {
+        resolved = name;
+        if (routes.has(name)) {
+          const prefixed = hubName({ ...naming, prefix: true }, server, item.name);
+          resolved = !naming.prefix && !wanted.has(prefixed) && !routes.has(prefixed)
+            ? prefixed
+            : free(name, routes, wanted);
+        }
+        routes.set(resolved, { server, name: item.name });
+        named.set(key, resolved);
+      }
+      if (resolved !== name) {
         collisions.push({ kind, name, server, original: item.name, resolvedAs: resolved });
       }
-      routes.set(resolved, { server, name: item.name });
       items.push(resolved === item.name ? item : { ...item, name: resolved });
     }
   }

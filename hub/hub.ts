@@ -2,7 +2,11 @@
  * `hub(options)`: one object over many named servers. Each server gets a client of its own
  * (created at once, connecting in parallel); the hub merges their catalogues under
  * `server__name` names, routes each call to its owner, restarts a server that fails, and
- * merges their notifications with the server's name.
+ * merges their notifications with the server's name. A task a call returns
+ * (`task: "return"`) (and one `getTask` or `cancelTask` returns) carries a `server` field naming the
+ * server that runs it, and the task methods route by it (servers may reuse each other's task ids). A hub name, once given,
+ * leads to the same server's item for the hub's life; a server name that begins with
+ * another's and the separator is refused, as both would claim the same prefixed names.
  *
  * @module
  */
@@ -107,6 +111,15 @@ export function hub(options: HubOptions): Hub {
       throw named(name, error);
     }
   });
+  // `a` and `a__b` would both claim `a__b__c`: a prefixed name must have one server.
+  for (const { name } of planned) {
+    const shadowed = planned.find((other) => other.name.startsWith(`${name}${separator}`));
+    if (shadowed !== undefined) {
+      throw new TypeError(
+        `hub servers.${shadowed.name}: a server name must not begin with another's ("${name}") and the separator "${separator}"`,
+      );
+    }
+  }
   const clients: { name: string; client: McpClient }[] = [];
   for (const { name, options: clientOptions } of planned) {
     try {
@@ -216,10 +229,16 @@ export function hub(options: HubOptions): Hub {
       }
       return callTool(name, args, callOptions);
     }) as Hub["callTool"],
-    getTask: async (task, taskOptions) => await taskClient(task).getTask(task, taskOptions),
+    async getTask(task, taskOptions) {
+      const server = tasks.ownerOf(task);
+      return tasks.note(await member(server).use().getTask(task, taskOptions), server);
+    },
     awaitTask: async (task, taskOptions) =>
       await steps.awaitTask(task, () => taskClient(task).awaitTask(task, taskOptions)),
-    cancelTask: async (task, taskOptions) => await taskClient(task).cancelTask(task, taskOptions),
+    async cancelTask(task, taskOptions) {
+      const server = tasks.ownerOf(task);
+      return tasks.note(await member(server).use().cancelTask(task, taskOptions), server);
+    },
     listAllPrompts: (listOptions) => catalogue.prompts(listOptions),
     async getPrompt(name, args, callOptions) {
       let route = catalogue.promptRoute(name);

@@ -128,6 +128,7 @@ import "./security/cli_browser_test.ts";
 import "./security/cli_config_test.ts";
 import "./security/cli_terminal_test.ts";
 import "./security/client_changes_test.ts";
+import "./security/hub_test.ts";
 import "./security/identity_test.ts";
 import "./security/memory_bytes_test.ts";
 import "./security/pin_bounds_test.ts";

@@ -1,7 +1,9 @@
 /**
  * Private: how a connection gets ready. It opens a link with its session, negotiates on it,
  * and after a transport failure connects again with backoff, until it gives up into
- * `closed`; the first modern handshake pins the modern era.
+ * `closed`; the first modern handshake pins the modern era. A handshake does not reset the
+ * attempts: only a link that stayed ready for `STABLE_CONNECTION` ms does, so a server that
+ * dies right after each handshake is given up on per `reconnect.attempts`.
  *
  * @module
  */

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { STABLE_CONNECTION } from "../../clock/timer.ts";
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { LogLevel } from "../../protocol/meta.ts";
@@ -73,8 +74,15 @@ export interface ConnectionState {
   readonly attemptLinks: Set<LinkHandle>;
   /** Where the state machine is. */
   readonly state: ClientState;
-  /** Failed connection attempts since the client was last ready. */
+  /**
+   * Failed connection attempts since the client was last ready (0 while ready). A link
+   * lost within {@linkcode STABLE_CONNECTION} ms of its handshake resumes the count from
+   * before it, so the backoff and `reconnect.attempts` hold against a server that dies
+   * right after each handshake.
+   */
   readonly attempts: number;
+  /** When the current link became ready (`Date.now()`), and the attempts before it. */
+  readonly readySince?: { at: number; attempts: number };
   /** The last failure of the connection. */
   readonly lastError?: McpError;
   /** What requests fail with while closed. */
@@ -163,6 +171,7 @@ export function createConnectionState(
       settled(outcome);
       if (outcome.era === "modern") s.pinnedModern ??= outcome.version;
       s.state = "ready";
+      s.readySince = { at: Date.now(), attempts: s.attempts };
       s.attempts = 0;
       s.lastError = undefined;
     },
@@ -182,6 +191,11 @@ export function createConnectionState(
       if (s.current === handle) s.current = undefined;
     },
     lose() {
+      // A link lost before it was stable goes on counting where the attempts left off.
+      if (s.readySince !== undefined && Date.now() - s.readySince.at < STABLE_CONNECTION) {
+        s.attempts = s.readySince.attempts;
+      }
+      s.readySince = undefined;
       s.state = "reconnecting";
     },
     close(closedError, error) {

@@ -57,33 +57,45 @@ test("hub: a call routes by its prefix before any listing; unknown names are not
   assertEquals(server.kind, "server");
 });
 
-test("hub: collisions keep the first server's name, get _2 or a prefix, and are reported", async () => {
+test("hub: collisions keep the first server's name, get a prefix or _2, and are reported", async () => {
   const warnings: string[] = [];
   const make = (prefix: boolean) =>
     hub({
       servers: {
         one: toolServer("one", ["echo", "b__c"]).transport(),
-        "one__b": toolServer("one__b", ["c"]).transport(),
-        two: toolServer("two", ["echo"]).transport(),
+        oneb: toolServer("oneb", ["c"]).transport(),
+        two: toolServer("two", ["echo", "two__echo"]).transport(),
       },
       prefix,
       onWarning: (w) => warnings.push(w),
     });
   await using prefixed = make(true);
   const names = (await prefixed.listAllTools()).map((t) => t.name);
-  assertEquals(names, ["one__echo", "one__b__c", "one__b__c_2", "two__echo"]);
-  assertEquals(prefixed.status().collisions, [
-    { kind: "tool", name: "one__b__c", server: "one__b", original: "c", resolvedAs: "one__b__c_2" },
-  ]);
-  assertEquals((await prefixed.callTool("one__b__c_2")).content[0].text, "one__b:c");
+  assertEquals(names, ["one__echo", "one__b__c", "oneb__c", "two__echo", "two__two__echo"]);
+  assertEquals(prefixed.status().collisions, []);
   assertEquals((await prefixed.callTool("one__b__c")).content[0].text, "one:b__c");
-  assert(warnings.some((w) => w.includes('"one__b__c"') && w.includes("one__b__c_2")));
 
   await using bare = make(false);
   const bareNames = (await bare.listAllTools()).map((t) => t.name);
-  assertEquals(bareNames, ["echo", "b__c", "c", "two__echo"]);
-  assertEquals((await bare.callTool("two__echo")).content[0].text, "two:echo");
+  assertEquals(bareNames, ["echo", "b__c", "c", "echo_2", "two__echo"]);
+  assertEquals(bare.status().collisions, [
+    { kind: "tool", name: "echo", server: "two", original: "echo", resolvedAs: "echo_2" },
+  ]);
+  assertEquals((await bare.callTool("echo_2")).content[0].text, "two:echo");
+  assertEquals((await bare.callTool("two__echo")).content[0].text, "two:two__echo");
   assertEquals((await bare.callTool("echo")).content[0].text, "one:echo");
+  assert(warnings.some((w) => w.includes('"echo"') && w.includes("echo_2")));
+  // Servers `one` and `one__b` would both claim `one__b__c`.
+  assertThrows(
+    () =>
+      hub({
+        servers: {
+          one: toolServer("one", []).transport(),
+          one__b: toolServer("b", []).transport(),
+        },
+      }),
+    TypeError,
+  );
 });
 
 test("hub: a server that fails to start is reported, fails its own calls, others go on; it is restarted", async () => {

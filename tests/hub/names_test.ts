@@ -1,7 +1,7 @@
 // The hub's names and URI owners, table-first: merging listings, collisions, prefix routes,
 // URI templates.
 import { mergeNamed, routeByPrefix } from "../../hub/_names.ts";
-import { mergeResources, ownerOf, templatePattern } from "../../hub/_resources.ts";
+import { mergeResources, ownerOf, templateMatches } from "../../hub/_resources.ts";
 import { restartDelay } from "../../hub/_member.ts";
 import { assertEquals, test } from "../_harness.ts";
 
@@ -62,8 +62,8 @@ test("resources: URIs stay with the first server; templates match one segment or
   for (const [uri, owner] of table) {
     assertEquals(ownerOf(uri, merged.owners, templates), owner, uri);
   }
-  assertEquals(templatePattern("a.b://{x}?q={y}").test("a.b://1?q=2"), true);
-  assertEquals(templatePattern("a.b://{x}").test("aXb://1"), false);
+  assertEquals(templateMatches("a.b://{x}?q={y}", "a.b://1?q=2"), true);
+  assertEquals(templateMatches("a.b://{x}", "aXb://1"), false);
 });
 
 test("restarts: the delay grows by the factor up to the cap, jitter around it", () => {
