@@ -33,7 +33,20 @@ import { isObject } from "./_json.ts";
 import type { ListingMethods } from "./_client_lists.ts";
 import type { ClientCache } from "./changes/cache.ts";
 import { checkCaller, nonEmpty } from "./requests/_checks.ts";
+import { wireRef } from "./requests/requests.ts";
+import type { CompletionRef } from "./shapes.ts";
 import type { McpClient, Tool, ToolResult, ToolViewOptions } from "./types.ts";
+
+/** The methods that send, which a governed client runs through the stages. */
+type SendingMethod =
+  | "callTool"
+  | "awaitTask"
+  | "getPrompt"
+  | "readResource"
+  | "complete"
+  | "subscribe"
+  | "unsubscribe"
+  | "request";
 
 /** What the governed methods wrap. */
 export interface GovernedDeps {
@@ -52,17 +65,7 @@ export interface GovernedDeps {
    */
   identity(): Promise<string>;
   /** The plain methods that send. */
-  plain: Pick<
-    McpClient,
-    | "callTool"
-    | "awaitTask"
-    | "getPrompt"
-    | "readResource"
-    | "complete"
-    | "subscribe"
-    | "unsubscribe"
-    | "request"
-  >;
+  plain: Pick<McpClient, SendingMethod>;
   /** Diagnostics. */
   warn(message: string): void;
 }
@@ -70,31 +73,8 @@ export interface GovernedDeps {
 /** The methods a governed client replaces. */
 export type GovernedMethods = Pick<
   McpClient,
-  | "listTools"
-  | "listAllTools"
-  | "cachedTools"
-  | "tool"
-  | "callTool"
-  | "awaitTask"
-  | "getPrompt"
-  | "readResource"
-  | "complete"
-  | "subscribe"
-  | "unsubscribe"
-  | "request"
+  "listTools" | "listAllTools" | "cachedTools" | "tool" | SendingMethod
 >;
-
-/** A completion reference as it goes on the wire (the short forms spelled out). */
-function wireRef(ref: unknown): Record<string, unknown> {
-  if (isObject(ref)) {
-    if (typeof ref.prompt === "string") return { type: "ref/prompt", name: ref.prompt };
-    if (typeof ref.resource === "string") return { type: "ref/resource", uri: ref.resource };
-    if (typeof ref.type === "string") return ref;
-  }
-  throw new TypeError(
-    "ref must be { prompt: name }, { resource: uriTemplate } or a wire reference",
-  );
-}
 
 /** The arguments a completion names: its context's, and the one being completed. */
 function completionArgs(argument: unknown, context: unknown): Record<string, unknown> {
@@ -314,7 +294,7 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
         );
       }
       if (method === "completion/complete") {
-        const wire = wireRef(params?.ref);
+        const wire = wireRef(params?.ref as CompletionRef);
         return await governance.complete(
           wire,
           completionArgs(params?.argument, params?.context),

@@ -5,7 +5,13 @@
  * @module
  */
 
-export { createGovernance, type Governance, type Scope, type ToolCall } from "./pipeline.ts";
+export {
+  createGovernance,
+  type Finish,
+  type Governance,
+  type Scope,
+  type ToolCall,
+} from "./pipeline.ts";
 export type {
   ApprovalAnswer,
   ApprovalRequest,

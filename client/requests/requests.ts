@@ -153,7 +153,14 @@ export async function readResource(
   return result as ReadResourceResult;
 }
 
-function wireRef(ref: CompletionRef): JsonObject {
+/**
+ * A completion reference as it goes on the wire (the short forms spelled out).
+ *
+ * @param ref `{ prompt }`, `{ resource }` or a wire reference.
+ * @returns The wire reference.
+ * @throws {TypeError} For anything else.
+ */
+export function wireRef(ref: CompletionRef): JsonObject {
   const given: unknown = ref;
   if (isObject(given)) {
     if (typeof given.prompt === "string") return { type: "ref/prompt", name: given.prompt };
