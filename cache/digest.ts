@@ -61,6 +61,13 @@ export interface CacheTarget {
    * issuer, client and subject): the target is asked again on every operation.
    */
   live?: boolean;
+  /**
+   * Names what the client connected to, without the configuration that only changes what
+   * the server returns (headers, `env`): a digest of the URL's origin and path, or of the
+   * command, its arguments and working directory. Governance keys pins and grants by it, so
+   * a rotated API key does not reset them. Absent: `server` stands for it.
+   */
+  endpoint?: string;
 }
 
 let counter = 0;

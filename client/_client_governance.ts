@@ -18,7 +18,7 @@
  *
  * Governance names the server (pins, "always" grants, `servers:` rules, `ctx.server`) by
  * the `name` option, else by the client's own identity of what it connected to (the
- * transport's `cacheTarget().server`): never by the `serverInfo.name` the server reports,
+ * transport's `cacheTarget().endpoint`): never by the `serverInfo.name` the server reports,
  * which a server may change to escape its pins or to match another server's rules. Give a
  * `name` to write `servers:` rules for a client.
  *
@@ -60,7 +60,7 @@ export interface GovernedDeps {
   cache: ClientCache;
   /**
    * The client's own identity of the server when there is no `name`: what it connected to
-   * (the transport's `cacheTarget().server`, a digest of the URL, or of the command line
+   * (the transport's `cacheTarget().endpoint`, a digest of the URL, or of the command line
    * and working directory).
    */
   identity(): Promise<string>;
@@ -117,7 +117,7 @@ const GOVERNED_REQUESTS = new Set([
 ]);
 
 /**
- * The client's own identity of a server: the transport's `cacheTarget().server` (a digest of
+ * The client's own identity of a server: the transport's `cacheTarget().endpoint` (a digest of
  * the URL, or of the command line and working directory), else a name local to this process.
  *
  * @param transport The transport the client was given.
@@ -128,7 +128,8 @@ export async function serverIdentity(
 ): Promise<string> {
   try {
     const target = await transport.cacheTarget?.();
-    if (typeof target?.server === "string" && target.server !== "") return target.server;
+    const named = target?.endpoint ?? target?.server;
+    if (typeof named === "string" && named !== "") return named;
   } catch {
     // No shared identity: nothing carries over to another process.
   }

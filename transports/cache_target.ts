@@ -14,6 +14,8 @@
  *   change what a server returns); the identity is that `env` and the `inheritEnv` choice
  *   (where a stdio server's credentials are). A server that inherits the whole environment
  *   has no known identity: whatever credentials sit in it are unseen.
+ * - Both also name the endpoint alone (`endpoint`: the URL's origin and path, or the command,
+ *   its arguments and working directory), which governance keys pins and grants by.
  * - in-process and other transports: a process-local name, so nothing is shared with other
  *   processes.
  *
@@ -52,25 +54,32 @@ export async function httpCacheTarget(
   const { credentialId, auth, headers, customFetch } = credentials;
   const base = canonicalJson(headers);
   const server = await digest(canonicalJson(["http", url.href, base]));
+  const endpoint = await digest(canonicalJson(["http", url.origin + url.pathname]));
   if (credentialId !== undefined) {
-    return { server, identity: await digest(canonicalJson(["id", credentialId, base])) };
+    return {
+      server,
+      endpoint,
+      identity: await digest(canonicalJson(["id", credentialId, base])),
+    };
   }
   const custom = customFetch === undefined ? undefined : identityOf(customFetch);
-  if (customFetch !== undefined && custom === undefined) return { server, identity: undefined };
+  if (customFetch !== undefined && custom === undefined) {
+    return { server, endpoint, identity: undefined };
+  }
   const reader = identityOf(credentials.sending) ?? custom;
   if (reader !== undefined) {
     const named = reader(url);
     const identity = named === undefined
       ? undefined
       : await digest(canonicalJson(["oauth", named, base]));
-    return { server, identity, live: true };
+    return { server, endpoint, identity, live: true };
   }
   let identity: string | undefined;
   if (auth === undefined) identity = await digest(canonicalJson(["none", base]));
   else if (typeof auth === "object" && "bearer" in auth) {
     identity = await digest(canonicalJson(["bearer", auth.bearer, base]));
   }
-  return { server, identity };
+  return { server, endpoint, identity };
 }
 
 /**
@@ -89,6 +98,13 @@ export async function stdioCacheTarget(
   const server = await digest(
     canonicalJson(["stdio", command.command, command.args, command.cwd ?? null, given]),
   );
-  if (env.inheritEnv === "all") return { server, identity: undefined };
-  return { server, identity: await digest(canonicalJson(["env", given, env.inheritEnv])) };
+  const endpoint = await digest(
+    canonicalJson(["stdio", command.command, command.args, command.cwd ?? null]),
+  );
+  if (env.inheritEnv === "all") return { server, endpoint, identity: undefined };
+  return {
+    server,
+    endpoint,
+    identity: await digest(canonicalJson(["env", given, env.inheritEnv])),
+  };
 }
