@@ -4,7 +4,8 @@
  * `properties` (OpenAI refuses an object schema without them), and in strict mode the
  * strict rewrite (`_strict.ts`) with its way back; a tool whose schema cannot be strict
  * goes without strict mode, and says why in its notes. Its description and the prose of its
- * schema are sanitised last (`_visible.ts`), like its results. Pure.
+ * schema are sanitised last (`_visible.ts`), like its results; a tool whose schema hides
+ * characters in a name or value the model sends back is marked `leftOut`. Pure.
  *
  * @module
  */
@@ -14,7 +15,7 @@ import { safeNames } from "./_names.ts";
 import type { Plan } from "./_plan.ts";
 import { inlineRefs } from "./_refs.ts";
 import { toStrict } from "./_strict.ts";
-import { visible, visibleSchema } from "./_visible.ts";
+import { hiddenInValues, visible, visibleSchema } from "./_visible.ts";
 import { isObject, type JsonSchema } from "./_walk.ts";
 
 /** One tool, compiled for a model API. */
@@ -33,6 +34,11 @@ export interface CompiledTool {
   plan?: Plan;
   /** What the compiler changed or could not do, one line each. */
   notes: string[];
+  /**
+   * Why the tool is left out of the kit: its schema hides characters in a name or value the
+   * model must send back exactly (`_visible.ts`). Absent when it is in.
+   */
+  leftOut?: string;
 }
 
 /** The dialect's choices. */
@@ -94,6 +100,11 @@ export function compileTools(tools: readonly Tool[], options: CompileOptions): C
         notes.push(...strict.problems.map((p) => `not strict: ${p}`));
         if (inlined.open.length > 0) notes.push("not strict: a reference left open");
       }
+    }
+    const hidden = hiddenInValues(loose);
+    if (hidden !== undefined) {
+      compiled.leftOut = `hidden characters in ${hidden}`;
+      notes.push(`left out: ${compiled.leftOut}`);
     }
     compiled.parameters = visibleSchema(compiled.parameters);
     out.push(compiled);

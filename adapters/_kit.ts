@@ -116,18 +116,21 @@ export async function buildKit(
   const list: ListAllOptions = {};
   if (signal !== undefined) list.signal = signal;
   if (refresh !== undefined) list.refresh = refresh;
-  const compiled = compileTools(await source.listAllTools(list), {
+  const all = compileTools(await source.listAllTools(list), {
     strict,
     previous: GIVEN.get(source),
   });
-  remember(source, compiled);
+  remember(source, all);
+  // A tool left out (hidden characters in a name or value it takes) is in the catalogue only.
+  const compiled = all.filter((c) => c.leftOut === undefined);
   const byName = new Map<string, CompiledTool>(compiled.map((c) => [c.name, c]));
   const byOriginal = new Map<string, CompiledTool>(compiled.map((c) => [c.tool.name, c]));
-  const catalog: AdaptedTool[] = compiled.map(({ name, tool, strict, notes }) => ({
+  const catalog: AdaptedTool[] = all.map(({ name, tool, strict, notes, leftOut }) => ({
     name,
     tool,
     strict,
     notes,
+    ...(leftOut === undefined ? {} : { leftOut }),
   }));
   return {
     compiled,

@@ -52,6 +52,12 @@ export interface AdaptedTool {
   strict: boolean;
   /** What was changed or could not be done (a rename, strict mode off and why). */
   notes: string[];
+  /**
+   * Why the tool is not in the kit: its schema hides characters (Unicode tags, zero-width
+   * or bidirectional controls) in a name or value the model would have to send back exactly
+   * (a property name, `required`, `enum`, `const`). Absent when the tool is in.
+   */
+  leftOut?: string;
 }
 
 /** Options every adapter takes. */

@@ -84,6 +84,53 @@ test("item 22: titles and descriptions of a tool and its schema reach the model 
   }
 });
 
+test("item 22: a tool hiding characters in a name or value the model sends back is left out", async () => {
+  const tag = "\u{E0069}\u{E0067}";
+  const tools: Tool[] = [
+    {
+      name: "by_name",
+      inputSchema: { type: "object", properties: { [`path${tag}`]: { type: "string" } } },
+    },
+    {
+      name: "by_enum",
+      inputSchema: {
+        type: "object",
+        properties: { mode: { type: "string", enum: ["read", "wri\u200Bte"] } },
+      },
+    },
+    {
+      name: "nested_const",
+      inputSchema: {
+        type: "object",
+        properties: { o: { type: "object", properties: { k: { const: `x\u202E${tag}` } } } },
+      },
+    },
+    {
+      name: "fine",
+      inputSchema: {
+        type: "object",
+        properties: { café: { type: "string", enum: ["cafe\u0301", "line\r\nend"] } },
+      },
+    },
+  ];
+  const src = source(tools);
+  for (const strict of [false, true]) {
+    const kit = await openAiTools(src, { strict });
+    const emitted = JSON.stringify(kit.tools);
+    assert(!emitted.includes("\u{E0069}") && !emitted.includes("\u200B"), emitted);
+    assertEquals(kit.tools.length, 1, emitted);
+    const left = kit.catalog.filter((c) => c.leftOut !== undefined).map((c) => c.tool.name);
+    assertEquals(left, ["by_name", "by_enum", "nested_const"]);
+    assert(kit.catalog[2].leftOut!.includes("/properties/o/properties/k/const"), "where");
+    assert(!kit.catalog[0].leftOut!.includes("\u{E0069}"), "the note hides nothing either");
+    const refused = await kit.call("by_name", "{}").then(() => undefined, (e) => e);
+    assertEquals(refused?.reason, "unknown_tool");
+  }
+  const anthropic = await anthropicTools(src);
+  assertEquals(anthropic.tools.map((t) => t.name), ["fine"]);
+  assertEquals(src.called, []);
+});
+
 test("item 23: a safe name stays with its tool when the server lists a new tool", async () => {
   const src = source([{ name: "a.b", inputSchema: { type: "object" } }]);
   const first = await openAiTools(src);
