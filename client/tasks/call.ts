@@ -7,10 +7,11 @@
  * `task` is given), `"optional"` only with `task`, otherwise never. The tool's definition
  * comes from the cached listing, or from one listing when there is none.
  *
- * A legacy task-augmented call that times out (or whose caller aborts) before the server's
+ * A task call, in either era, that times out (or whose caller aborts) before the server's
  * create answer is cancelled as any request is, and still hears that answer for a few seconds
  * (the connection's `onLateAnswer`): a task it names is sent `tasks/cancel`, so a server that
- * creates the task anyway leaves none running that nobody awaits.
+ * creates the task anyway leaves none running that nobody awaits. (Over HTTP the aborted
+ * request's stream ends with it, so no late answer arrives there.)
  *
  * @module
  */
@@ -125,6 +126,7 @@ export async function callToolTask(
       ...requestOptions(call),
       assigns: call.assigns,
       principal: call.principal,
+      onLateAnswer: (late) => cancelLate(ctx, late),
     });
     created = result.resultType === "task" ? taskOf("tools/call", result) : toolResult(result);
   } else if (
@@ -200,9 +202,13 @@ async function legacyTaskCall(
   return isObject(result.task) ? taskOf("tools/call", result.task) : toolResult(result);
 }
 
-/** Cancels the task a late create answer names (the caller no longer waits for it). */
+/**
+ * Cancels the task a late create answer names (the caller no longer waits for it): the
+ * legacy `{ task }`, or a modern `resultType: "task"` result.
+ */
 function cancelLate(ctx: TaskContext, late: JsonObject): void {
-  const task = isObject(late.task) ? parseTask(late.task) : undefined;
+  const wire = isObject(late.task) ? late.task : late.resultType === "task" ? late : undefined;
+  const task = wire === undefined ? undefined : parseTask(wire);
   if (task === undefined || typeof task === "string") return;
   cancelTask(ctx, task.taskId, { timeout: Math.min(ctx.requestTimeout, LATE_CANCEL_WAIT) })
     .catch(() => {});

@@ -81,3 +81,31 @@ test("item 30: a legacy task whose create answer comes after the caller aborted 
   await waitFor(() => inner.count("tasks/cancel") === 1, "tasks/cancel of the late task", 2_000);
   assertEquals(inner.count("tasks/get") + inner.count("tasks/result"), 0, "nothing awaits it");
 });
+
+test("item 30: a modern task whose create answer comes after the timeout is cancelled too", async () => {
+  const inner = createTasksServer();
+  const server: InProcessServer = {
+    connect(peer) {
+      const connection = inner.connect(peer);
+      return {
+        receive(message) {
+          if ("method" in message && message.method === "tools/call" && "id" in message) {
+            setTimeout(() => connection.receive(message), 150);
+            return;
+          }
+          connection.receive(message);
+        },
+        close: () => connection.close?.(),
+      };
+    },
+  };
+  const client = createClient({ transport: inProcess(server), reconnect: FAST });
+  await using _ = client;
+  await client.ready();
+  const error = await mcpError(client.callTool("forever", {}, { task: "await", timeout: 50 }));
+  assertEquals(error.kind, "timeout");
+  await waitFor(() => inner.tasks.size === 1, "the late create", 2_000);
+  const [task] = [...inner.tasks.values()];
+  await waitFor(() => task.cancelRequested, "tasks/cancel of the late task", 2_000);
+  assertEquals(task.status, "cancelled");
+});
