@@ -20,14 +20,17 @@ export const MAX_TASKS = 1_000;
 
 /** The kept stages of started tasks. */
 export interface TaskResults {
-  /** Keeps `finish` for `answer` when it is a task (anything else is ignored). */
-  started(answer: unknown, finish: Finish): void;
   /**
-   * The stages kept for `task`, to run on its final result.
+   * Keeps `finish` for `answer` when it is a task (anything else is ignored), under `server`
+   * when the store serves several (a hub's: two servers may use the same task ids).
+   */
+  started(answer: unknown, finish: Finish, server?: string): void;
+  /**
+   * The stages kept for `task` of `server`, to run on its final result.
    *
    * @throws {McpError} kind `not_found`, reason `unknown_task`, for a task not kept.
    */
-  stagesOf(task: Task | string): Finish;
+  stagesOf(task: Task | string, server?: string): Finish;
 }
 
 /**
@@ -56,37 +59,20 @@ export interface TaskResults {
  * ```
  */
 export function taskResults(max: number = MAX_TASKS): TaskResults {
-  // [server or "", id] as JSON → the stages; a hub's tasks name their server, and two
-  // servers may use the same ids.
+  // [server, id] as JSON → the stages.
   const kept = new Map<string, Finish>();
-  const keyOf = (server: unknown, id: string) =>
-    JSON.stringify([typeof server === "string" ? server : "", id]);
-  const find = (task: Task | string): Finish | undefined => {
-    const taskId = typeof task === "string" ? task : task?.taskId;
-    if (typeof taskId !== "string") return undefined;
-    const server = typeof task === "object" ? (task as { server?: unknown }).server : undefined;
-    if (server !== undefined) return kept.get(keyOf(server, taskId));
-    const plain = kept.get(keyOf(undefined, taskId));
-    if (plain !== undefined) return plain;
-    // A bare id: only when exactly one server's task has it.
-    let found: Finish | undefined;
-    for (const [key, finish] of kept) {
-      if ((JSON.parse(key) as [string, string])[1] !== taskId) continue;
-      if (found !== undefined) return undefined;
-      found = finish;
-    }
-    return found;
-  };
+  const keyOf = (server: string | undefined, id: string) => JSON.stringify([server ?? "", id]);
   return {
-    started(answer, finish) {
+    started(answer, finish, server) {
       if (!isTask(answer)) return;
-      const key = keyOf((answer as { server?: unknown }).server, answer.taskId);
+      const key = keyOf(server, answer.taskId);
       kept.delete(key);
       kept.set(key, finish);
       if (kept.size > max) kept.delete(kept.keys().next().value as string);
     },
-    stagesOf(task) {
-      const finish = find(task);
+    stagesOf(task, server) {
+      const taskId = typeof task === "string" ? task : task?.taskId;
+      const finish = typeof taskId === "string" ? kept.get(keyOf(server, taskId)) : undefined;
       if (finish === undefined) {
         throw new McpError(
           "This governed client did not start the task: its result cannot pass the output " +

@@ -14,7 +14,7 @@
 import type { GovernanceOptions } from "../governance/options.ts";
 import { createGovernance } from "../governance/pipeline.ts";
 import { taskResults } from "../governance/task_results.ts";
-import { isTask, type Task } from "../protocol/tasks.ts";
+import type { Task } from "../protocol/tasks.ts";
 import type {
   CallOptions,
   GetPromptResult,
@@ -56,8 +56,15 @@ export interface Governed {
     client: McpClient,
     options?: ReadResourceOptions,
   ): Promise<ReadResourceResult>;
-  /** Awaits a task (`wait`), its result through the stages after the call that started it. */
-  awaitTask(task: Task | string, wait: () => Promise<ToolResult>): Promise<ToolResult>;
+  /**
+   * Awaits a task of `server` (`wait`), its result through the stages after the call that
+   * started it.
+   */
+  awaitTask(
+    server: string,
+    task: Task | string,
+    wait: () => Promise<ToolResult>,
+  ): Promise<ToolResult>;
   /** Subscribes to (or unsubscribes from) a resource of `server`: the read rules apply. */
   watch(uri: string, server: string, send: (uri: string) => Promise<void>): Promise<void>;
 }
@@ -91,7 +98,7 @@ export function governed(
         client.getPrompt(route.name, args, callOptions),
       read: (uri, _server, client, readOptions) => client.readResource(uri, readOptions),
       watch: (uri, _server, send) => send(uri),
-      awaitTask: (_task, wait) => wait(),
+      awaitTask: (_server, _task, wait) => wait(),
     };
   }
   if (typeof options !== "object" || options === null) {
@@ -141,11 +148,7 @@ export function governed(
           ),
         send: (_hubName, sent) => client.callTool(route.name, sent, callOptions),
         // Kept by server and id: two servers may use the same task ids.
-        started: (answer, finish) =>
-          tasks.started(
-            isTask(answer) ? { ...answer, server: route.server } : answer,
-            finish,
-          ),
+        started: (answer, finish) => tasks.started(answer, finish, route.server),
       });
     },
     prompt(name, route, client, args, callOptions) {
@@ -163,8 +166,8 @@ export function governed(
         (read) => client.readResource(read, readOptions),
       );
     },
-    async awaitTask(task, wait) {
-      const finish = tasks.stagesOf(task);
+    async awaitTask(server, task, wait) {
+      const finish = tasks.stagesOf(task, server);
       return await finish(await wait());
     },
     watch(uri, server, send) {

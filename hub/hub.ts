@@ -142,7 +142,6 @@ export function hub(options: HubOptions): Hub {
   };
 
   const tasks = createTaskOwners();
-  const taskClient = (task: unknown) => member(tasks.ownerOf(task as string)).use();
   const callRouted = async (name: string, args: unknown, callOptions?: ToolCallOptions) => {
     let route = catalogue.toolRoute(name);
     if (route === undefined) {
@@ -233,8 +232,14 @@ export function hub(options: HubOptions): Hub {
       const server = tasks.ownerOf(task);
       return tasks.note(await member(server).use().getTask(task, taskOptions), server);
     },
-    awaitTask: async (task, taskOptions) =>
-      await steps.awaitTask(task, () => taskClient(task).awaitTask(task, taskOptions)),
+    async awaitTask(task, taskOptions) {
+      const server = tasks.ownerOf(task);
+      return await steps.awaitTask(
+        server,
+        task,
+        () => member(server).use().awaitTask(task, taskOptions),
+      );
+    },
     async cancelTask(task, taskOptions) {
       const server = tasks.ownerOf(task);
       return tasks.note(await member(server).use().cancelTask(task, taskOptions), server);
