@@ -181,6 +181,28 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
       tools.find((tool) => tool.name === name)
     );
   };
+  // One tool call through the stages, from the method or a raw `tools/call`.
+  const governedCall = <R>(
+    name: string,
+    args: Record<string, unknown>,
+    scope: Scope,
+    timeout: number | undefined,
+    send: (tool: string, args: Record<string, unknown>) => Promise<R>,
+  ) =>
+    governance.callTool<R>({
+      name,
+      arguments: args,
+      scope,
+      lookup: (tool) => lookup(tool, timeout),
+      listing: () => raw() ?? [],
+      send,
+      started: tasks.started,
+    });
+  // A subscription is the resource's data: the read stage decides it.
+  const watch = async (uri: string, send: (uri: string) => Promise<void>) => {
+    nonEmpty("uri", uri);
+    await governance.readResource(uri, await scopeOf({}), send);
+  };
   const visible = (view: ToolViewOptions) => {
     const tools = cache.cachedTools();
     // Named before any listing could finish; until then nothing has been checked to show.
@@ -216,15 +238,13 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
         if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
         const view = caller(options);
         return scopeOf(view).then((scope) =>
-          governance.callTool({
+          governedCall(
             name,
-            arguments: args ?? {},
+            args ?? {},
             scope,
-            lookup: (tool) => lookup(tool, options?.timeout),
-            listing: () => raw() ?? [],
-            send: (tool, sent) => plain.callTool(tool, sent, options),
-            started: tasks.started,
-          })
+            options?.timeout,
+            (tool, sent) => plain.callTool(tool, sent, options),
+          )
         );
       } catch (error) {
         return Promise.reject(error);
@@ -254,37 +274,20 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
         () => plain.complete(ref, argument, options),
       );
     },
-    async subscribe(uri, options) {
-      nonEmpty("uri", uri);
-      await governance.readResource(
-        uri,
-        await scopeOf({}),
-        (target) => plain.subscribe(target, options),
-      );
-    },
-    async unsubscribe(uri, options) {
-      nonEmpty("uri", uri);
-      await governance.readResource(
-        uri,
-        await scopeOf({}),
-        (target) => plain.unsubscribe(target, options),
-      );
-    },
+    subscribe: (uri, options) => watch(uri, (target) => plain.subscribe(target, options)),
+    unsubscribe: (uri, options) => watch(uri, (target) => plain.unsubscribe(target, options)),
     async request(method, params, options): Promise<Record<string, unknown>> {
       const send = (sent?: Record<string, unknown>) => plain.request(method, sent, options);
       if (!GOVERNED_REQUESTS.has(method)) return await send(params);
       const scope = await scopeOf({});
       if (method === "tools/call") {
-        const name = text(params, "name", method);
-        return await governance.callTool<Record<string, unknown>>({
-          name,
-          arguments: record(params, "arguments", method),
+        return await governedCall(
+          text(params, "name", method),
+          record(params, "arguments", method),
           scope,
-          lookup: (tool) => lookup(tool, options?.timeout),
-          listing: () => raw() ?? [],
-          send: (tool, args) => send({ ...params, name: tool, arguments: args }),
-          started: tasks.started,
-        });
+          options?.timeout,
+          (tool, args) => send({ ...params, name: tool, arguments: args }),
+        );
       }
       if (method === "prompts/get") {
         return await governance.getPrompt(
