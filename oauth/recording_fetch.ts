@@ -7,12 +7,9 @@
  * @module
  */
 
-import { CREDENTIAL_NAME } from "../protocol/credential_names.ts";
+import { isCredentialName } from "../protocol/credential_names.ts";
 import type { FetchLike } from "../protocol/fetch_like.ts";
 import type { Secrets } from "../protocol/secrets.ts";
-
-/** Header names whose values are credentials: the one credential-name rule. */
-export const CREDENTIAL_HEADER: RegExp = CREDENTIAL_NAME;
 
 /** Form fields of OAuth requests whose values are credentials. */
 const CREDENTIAL_FIELDS = [
@@ -69,7 +66,7 @@ export function recordHeader(secrets: Secrets, name: string, value: string, pinn
 function recordHeaders(secrets: Secrets, headers: HeadersInit | undefined): boolean {
   let form = false;
   const each = (name: string, value: string) => {
-    if (CREDENTIAL_HEADER.test(name)) recordHeader(secrets, name, value);
+    if (isCredentialName(name)) recordHeader(secrets, name, value);
     if (/^content-type$/i.test(name) && value.includes("x-www-form-urlencoded")) form = true;
   };
   if (headers instanceof Headers) headers.forEach((value, name) => each(name, value));

@@ -21,8 +21,6 @@ export const CLIENT_PLACEHOLDER = { name: "recorded-client", version: "0.0.0" };
 /** The time every timestamp of a cassette holds. */
 export const TIME_PLACEHOLDER = "2000-01-01T00:00:00.000Z";
 
-/** Keys whose values are credentials: the transports' rule (progressToken and maxTokens are not). */
-export const CREDENTIAL_KEY: RegExp = CREDENTIAL_NAME;
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})\b/g;
 const BEARER = /\b(Bearer|Basic|DPoP)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
@@ -41,7 +39,7 @@ export interface RedactOptions {
 export function cleaner(options: RedactOptions): (value: unknown) => unknown {
   const secrets = createSecrets();
   for (const value of options.redact ?? []) secrets.add(value, true);
-  const keys = options.redactKeys ?? CREDENTIAL_KEY;
+  const keys = options.redactKeys ?? CREDENTIAL_NAME;
   const isKey = (name: unknown) => typeof name === "string" && keys.test(name);
   /** A credential's value taken out, its strings remembered for wherever they show up later. */
   const hide = (value: unknown): string => {
