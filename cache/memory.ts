@@ -9,6 +9,7 @@
  * @module
  */
 
+import { jsonLength } from "../protocol/json_length.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import {
   type CacheKey,
@@ -103,7 +104,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): CacheStore {
       checkSet(key, ttlMs);
       const id = name(key);
       drop(id);
-      const size = id.length + sizeOf(value);
+      const size = id.length + jsonLength(value);
       // Larger than the whole bound: not kept, and nothing else pushed out for it.
       if (size > maxBytes) return Promise.resolve();
       entries.set(id, { entry: entryOf(value, ttlMs, now()), bytes: size });
@@ -129,13 +130,4 @@ export function memoryStore(options: MemoryStoreOptions = {}): CacheStore {
       return Promise.resolve();
     },
   };
-}
-
-/** A value's size: the length of its JSON text (a value that is not JSON counts as 0). */
-function sizeOf(value: unknown): number {
-  try {
-    return JSON.stringify(value)?.length ?? 0;
-  } catch {
-    return 0;
-  }
 }

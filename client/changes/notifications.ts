@@ -5,6 +5,7 @@
  * @module
  */
 
+import { jsonLength } from "../../protocol/json_length.ts";
 import type { ServerNotification } from "../types.ts";
 
 /** How many notifications an iterator buffers before dropping the oldest. */
@@ -15,14 +16,6 @@ export const ITERATOR_BUFFER = 1_000;
  * oldest: 4 MiB. One notification larger than that is dropped itself, with the warning.
  */
 export const ITERATOR_BUFFER_BYTES = 4 * 1024 * 1024;
-
-function sizeOf(notification: unknown): number {
-  try {
-    return JSON.stringify(notification)?.length ?? 0;
-  } catch {
-    return 0;
-  }
-}
 
 /** Fans server notifications out (or, for a hub of servers, notifications of its shape). */
 export interface NotificationHub<T = ServerNotification> {
@@ -78,7 +71,7 @@ export function createNotificationHub<T = ServerNotification>(
       if (notification === undefined) return finish(false);
       const resolve = waiting.shift();
       if (resolve) return resolve({ done: false, value: notification });
-      const size = sizeOf(notification);
+      const size = jsonLength(notification);
       buffer.push(notification);
       sizes.push(size);
       bytes += size;

@@ -8,6 +8,7 @@
  */
 
 import { McpError } from "../../protocol/errors.ts";
+import { jsonLength } from "../../protocol/json_length.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { checkOptions, invalid, requestOptions } from "./_checks.ts";
 import { isObject } from "../_json.ts";
@@ -160,7 +161,7 @@ export async function listAll(
       ? await listPage(requester, kind, { ...pageOptions, cursor })
       : pageOf(requester, kind, await read(cursor));
     items.push(...page.items);
-    for (const item of page.items) bytes += JSON.stringify(item)?.length ?? 0;
+    for (const item of page.items) bytes += jsonLength(item);
     if (bytes > PAGINATION_CAPS.bytes) {
       throw cycle(
         `The ${kind} listing is larger than ${PAGINATION_CAPS.bytes / 1024 / 1024} MiB`,
