@@ -129,23 +129,22 @@ export function createPins(given: CacheStore, warn: (message: string) => void): 
   // What this governance pinned, by server and name: the pin when the store lost it. `live`:
   // pinned now (counted against the cap); a dropped pin is remembered (up to the cap again)
   // so a tool removed and listed again changed is still held in this process.
-  const remembered = new Map<string, Map<string, { pin: StoredPin; live: boolean }>>();
+  const remembered = new Map<
+    string,
+    { names: Map<string, { pin: StoredPin; live: boolean }>; live: number }
+  >();
   const key = (server: string, name: string) => [PINS, server, name];
-  const namesOf = (server: string) => {
-    let names = remembered.get(server);
-    if (names === undefined) remembered.set(server, names = new Map());
-    return names;
-  };
-  const live = (server: string) => {
-    let count = 0;
-    for (const entry of namesOf(server).values()) if (entry.live) count++;
-    return count;
+  const serverOf = (server: string) => {
+    let kept = remembered.get(server);
+    if (kept === undefined) remembered.set(server, kept = { names: new Map(), live: 0 });
+    return kept;
   };
   const pin = async (tool: Tool, server: string, print: string) => {
     const stored: StoredPin = { fingerprint: print, definition: pinnedPart(tool), at: Date.now() };
-    const names = namesOf(server);
-    names.delete(tool.name);
-    names.set(tool.name, { pin: stored, live: true });
+    const kept = serverOf(server);
+    if (kept.names.get(tool.name)?.live !== true) kept.live++;
+    kept.names.delete(tool.name);
+    kept.names.set(tool.name, { pin: stored, live: true });
     await store.set(key(server, tool.name), stored, PIN_TTL);
   };
   /** The pin: from the store, else the one remembered (`lost`: the store no longer has it). */
@@ -154,8 +153,7 @@ export function createPins(given: CacheStore, warn: (message: string) => void): 
     if (typeof found === "object" && found !== null && typeof found.fingerprint === "string") {
       return { stored: found, lost: false };
     }
-    const kept = remembered.get(server)?.get(name)?.pin;
-    return { stored: kept, lost: true };
+    return { stored: remembered.get(server)?.names.get(name)?.pin, lost: true };
   };
   const report = (tool: Tool, server: string, print: string, change: ToolChange, why: string) => {
     const once = `${server}\u0000${tool.name}\u0000${print}`;
@@ -175,7 +173,7 @@ export function createPins(given: CacheStore, warn: (message: string) => void): 
       const { stored, lost } = await read(server, tool.name);
       let status: PinStatus;
       if (stored === undefined) {
-        if (live(server) >= MAX_PINS_PER_SERVER) {
+        if (serverOf(server).live >= MAX_PINS_PER_SERVER) {
           const diff = `tool "${tool.name}" is not pinned: the server has ${MAX_PINS_PER_SERVER} ` +
             "pinned tools already";
           const change = { name: tool.name, server, before: "", after: print, entries: [], diff };
@@ -187,7 +185,7 @@ export function createPins(given: CacheStore, warn: (message: string) => void): 
       } else if (stored.fingerprint === print) {
         // Unchanged: written again (for as long) when a day old, or when the store lost it.
         const fresh = typeof stored.at === "number" && Date.now() - stored.at < REFRESH_AFTER;
-        const counted = remembered.get(server)?.get(tool.name)?.live === true;
+        const counted = remembered.get(server)?.names.get(tool.name)?.live === true;
         if (lost || !fresh || !counted) await pin(tool, server, print);
         status = { held: false };
       } else {
@@ -212,18 +210,19 @@ export function createPins(given: CacheStore, warn: (message: string) => void): 
     },
     async prune(tools, server) {
       const listed = new Set(tools.map((tool) => tool.name));
-      const names = namesOf(server);
-      for (const [name, entry] of names) {
+      const kept = serverOf(server);
+      for (const [name, entry] of kept.names) {
         if (!entry.live || listed.has(name)) continue;
         entry.live = false;
+        kept.live--;
         await store.delete(key(server, name));
       }
       // The dropped pins remembered are bounded too: the oldest go first.
-      let dropped = names.size - live(server);
-      for (const [name, entry] of names) {
+      let dropped = kept.names.size - kept.live;
+      for (const [name, entry] of kept.names) {
         if (dropped <= MAX_PINS_PER_SERVER) break;
         if (entry.live) continue;
-        names.delete(name);
+        kept.names.delete(name);
         dropped--;
       }
     },
