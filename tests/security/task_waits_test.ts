@@ -23,9 +23,8 @@ test("item 29: the first tasks/get of a modern await waits the create answer's p
   assert(task.gets[1] - task.gets[0] >= 95, `gap ${task.gets[1] - task.gets[0]}`);
 });
 
-/** The legacy fixture, its `tools/call` handled only after `delay` ms. */
-function lateCreates(delay: number) {
-  const inner = createLegacyTasksServer();
+/** A fixture, its `tools/call` handled only after `delay` ms. */
+function lateCreates<S extends InProcessServer>(delay: number, inner: S) {
   const server: InProcessServer = {
     connect(peer) {
       const connection = inner.connect(peer);
@@ -45,7 +44,7 @@ function lateCreates(delay: number) {
 }
 
 test("item 30: a legacy task whose create answer comes after the timeout is cancelled", async () => {
-  const { inner, server } = lateCreates(150);
+  const { inner, server } = lateCreates(150, createLegacyTasksServer());
   const client = createClient({
     transport: inProcess(server),
     reconnect: FAST,
@@ -64,7 +63,7 @@ test("item 30: a legacy task whose create answer comes after the timeout is canc
 });
 
 test("item 30: a legacy task whose create answer comes after the caller aborted is cancelled", async () => {
-  const { inner, server } = lateCreates(100);
+  const { inner, server } = lateCreates(100, createLegacyTasksServer());
   const client = createClient({
     transport: inProcess(server),
     reconnect: FAST,
@@ -83,22 +82,7 @@ test("item 30: a legacy task whose create answer comes after the caller aborted 
 });
 
 test("item 30: a modern task whose create answer comes after the timeout is cancelled too", async () => {
-  const inner = createTasksServer();
-  const server: InProcessServer = {
-    connect(peer) {
-      const connection = inner.connect(peer);
-      return {
-        receive(message) {
-          if ("method" in message && message.method === "tools/call" && "id" in message) {
-            setTimeout(() => connection.receive(message), 150);
-            return;
-          }
-          connection.receive(message);
-        },
-        close: () => connection.close?.(),
-      };
-    },
-  };
+  const { inner, server } = lateCreates(150, createTasksServer());
   const client = createClient({ transport: inProcess(server), reconnect: FAST });
   await using _ = client;
   await client.ready();
