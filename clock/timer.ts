@@ -28,6 +28,68 @@ export const DEFAULT_MAX_RETRY_AFTER = 60_000;
  */
 export const STABLE_CONNECTION = 10_000;
 
+/** The count of failed attempts kept across a connection that did not stay up. */
+export interface AttemptCount {
+  /** Failed attempts now (0 while up). */
+  readonly attempts: number;
+  /** One more failed attempt; returns the count. */
+  failed(): number;
+  /** The connection is up: the count reads 0, remembering what it was. */
+  up(): void;
+  /**
+   * The connection was lost: the count starts over only when it stayed up for
+   * {@linkcode STABLE_CONNECTION} ms, else it goes on from before it came up.
+   */
+  lost(): void;
+  /** Starts over from 0 (a reconnect asked for). */
+  reset(): void;
+}
+
+/**
+ * Counts failed connection attempts so that a server failing right after each handshake
+ * keeps backing off: coming up reads as 0, but losing the connection within
+ * {@linkcode STABLE_CONNECTION} ms resumes the count from before.
+ *
+ * @param now The clock (default `Date.now`).
+ * @returns The count, 0 at first.
+ *
+ * @example
+ * ```ts
+ * import { attemptCount } from "./timer.ts";
+ *
+ * const count = attemptCount();
+ * count.failed();
+ * count.failed();
+ * count.up();
+ * count.lost(); // at once: not stable
+ * if (count.attempts !== 2) throw new Error("unexpected");
+ * ```
+ */
+export function attemptCount(now: () => number = Date.now): AttemptCount {
+  let attempts = 0;
+  let upSince: { at: number; attempts: number } | undefined;
+  return {
+    get attempts() {
+      return attempts;
+    },
+    failed: () => ++attempts,
+    up() {
+      upSince = { at: now(), attempts };
+      attempts = 0;
+    },
+    lost() {
+      if (upSince !== undefined && now() - upSince.at < STABLE_CONNECTION) {
+        attempts = upSince.attempts;
+      }
+      upSince = undefined;
+    },
+    reset() {
+      attempts = 0;
+      upSince = undefined;
+    },
+  };
+}
+
 /** The shortest wait before reconnecting an event stream, whatever the server asks. */
 export const MIN_STREAM_DELAY = 100;
 

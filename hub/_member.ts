@@ -3,14 +3,14 @@
  * fails to start, or gives up reconnecting and closes, the member waits a backoff delay and
  * revives it with `reconnect()`, again and again (as the hub's `reconnect` settings say).
  * The restarts count (and the delay grows) until a start stayed up for
- * {@linkcode STABLE_CONNECTION} ms, so a server that dies right after each handshake is
+ * `STABLE_CONNECTION` ms (`clock/timer.ts`), so a server that dies right after each handshake is
  * given up on per `attempts`.
  * Its notifications go on to the hub with the server's name.
  *
  * @module
  */
 
-import { STABLE_CONNECTION, startTimer, type Timer } from "../clock/timer.ts";
+import { attemptCount, startTimer, type Timer } from "../clock/timer.ts";
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import type { McpClient } from "../client/types.ts";
 import type {
@@ -81,10 +81,9 @@ export function restartDelay(backoff: Backoff, n: number, random: () => number):
 export function createMember(deps: MemberDeps): Member {
   const { name, client, backoff } = deps;
   let waiting: "waiting" | "failed" | undefined;
-  let restarts = 0;
+  const restarts = attemptCount();
   let error: McpError | undefined;
   let nextRetry: number | undefined;
-  let upSince: { at: number; restarts: number } | undefined;
   let timer: Timer | undefined;
   let closing = false;
   const pump = new AbortController();
@@ -92,28 +91,24 @@ export function createMember(deps: MemberDeps): Member {
   const failed = (cause: unknown) => {
     if (closing || waiting !== undefined) return;
     // Failed before it was stable: the restarts go on counting where they left off.
-    if (upSince !== undefined && Date.now() - upSince.at < STABLE_CONNECTION) {
-      restarts = upSince.restarts;
-    }
-    upSince = undefined;
+    restarts.lost();
     error = isMcpError(cause) ? cause : new McpError(`Server "${name}" failed`, {
       kind: "unavailable",
       reason: "server_failed",
       cause,
     });
-    if (backoff === false || restarts >= backoff.attempts) {
+    if (backoff === false || restarts.attempts >= backoff.attempts) {
       waiting = "failed";
       deps.warn(`Server "${name}" failed (${error.kind}/${error.reason ?? "?"}); not restarting`);
       return;
     }
     waiting = "waiting";
-    restarts++;
-    const ms = restartDelay(backoff, restarts, deps.random);
+    const ms = restartDelay(backoff, restarts.failed(), deps.random);
     nextRetry = Date.now() + ms;
     deps.warn(
       `Server "${name}" failed (${error.kind}/${
         error.reason ?? "?"
-      }); restart ${restarts} in ${ms} ms`,
+      }); restart ${restarts.attempts} in ${ms} ms`,
     );
     timer = startTimer(restart, ms);
     timer.unref();
@@ -129,8 +124,7 @@ export function createMember(deps: MemberDeps): Member {
 
   function started() {
     if (closing) return;
-    upSince = { at: Date.now(), restarts };
-    restarts = 0;
+    restarts.up();
     error = undefined;
     follow();
   }
@@ -159,7 +153,11 @@ export function createMember(deps: MemberDeps): Member {
       let state: HubServerState = closing ? "closed" : waiting ?? inner.state;
       // A client that closed by itself, before the member heard of it.
       if (state === "closed" && !closing) state = "waiting";
-      const status: HubServerStatus = { state, attempts: inner.attempts, restarts };
+      const status: HubServerStatus = {
+        state,
+        attempts: inner.attempts,
+        restarts: restarts.attempts,
+      };
       const last = inner.error ?? error;
       if (last !== undefined && state !== "ready") status.error = last;
       if (nextRetry !== undefined && state === "waiting") status.nextRetry = nextRetry;
@@ -175,7 +173,7 @@ export function createMember(deps: MemberDeps): Member {
       throw new McpError(`Server "${name}" is unavailable${why}`, {
         kind: closing ? "closed" : "unavailable",
         reason: closing ? undefined : "server_unavailable",
-        data: { server: name, state, restarts, nextRetry },
+        data: { server: name, state, restarts: restarts.attempts, nextRetry },
         cause,
       });
     },

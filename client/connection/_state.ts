@@ -8,7 +8,7 @@
  * @module
  */
 
-import { STABLE_CONNECTION } from "../../clock/timer.ts";
+import { attemptCount } from "../../clock/timer.ts";
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { LogLevel } from "../../protocol/meta.ts";
@@ -76,13 +76,11 @@ export interface ConnectionState {
   readonly state: ClientState;
   /**
    * Failed connection attempts since the client was last ready (0 while ready). A link
-   * lost within {@linkcode STABLE_CONNECTION} ms of its handshake resumes the count from
+   * lost within `STABLE_CONNECTION` ms (`clock/timer.ts`) of its handshake resumes the count from
    * before it, so the backoff and `reconnect.attempts` hold against a server that dies
    * right after each handshake.
    */
   readonly attempts: number;
-  /** When the current link became ready (`Date.now()`), and the attempts before it. */
-  readonly readySince?: { at: number; attempts: number };
   /** The last failure of the connection. */
   readonly lastError?: McpError;
   /** What requests fail with while closed. */
@@ -154,13 +152,16 @@ export function createConnectionState(
   options: ResolvedOptions,
   events: ConnectionEvents,
 ): ConnectionState {
+  const count = attemptCount();
   const s: Mutable<ConnectionState> = {
     options,
     events,
     room: createWaitRoom<Outgoing>(() => s.lastError),
     attemptLinks: new Set<LinkHandle>(),
     state: "connecting",
-    attempts: 0,
+    get attempts() {
+      return count.attempts;
+    },
     capabilities: {},
     run: new AbortController(),
     sessionGeneration: 0,
@@ -171,14 +172,13 @@ export function createConnectionState(
       settled(outcome);
       if (outcome.era === "modern") s.pinnedModern ??= outcome.version;
       s.state = "ready";
-      s.readySince = { at: Date.now(), attempts: s.attempts };
-      s.attempts = 0;
+      count.up();
       s.lastError = undefined;
     },
     attemptFailed(error) {
       s.lastError = error;
     },
-    countAttempt: () => ++s.attempts,
+    countAttempt: () => count.failed(),
     detach(handle, error) {
       s.attemptLinks.delete(handle);
       if (handle !== s.current) return false;
@@ -192,10 +192,7 @@ export function createConnectionState(
     },
     lose() {
       // A link lost before it was stable goes on counting where the attempts left off.
-      if (s.readySince !== undefined && Date.now() - s.readySince.at < STABLE_CONNECTION) {
-        s.attempts = s.readySince.attempts;
-      }
-      s.readySince = undefined;
+      count.lost();
       s.state = "reconnecting";
     },
     close(closedError, error) {
@@ -205,7 +202,7 @@ export function createConnectionState(
     },
     restart() {
       s.state = s.negotiated ? "reconnecting" : "connecting";
-      s.attempts = 0;
+      count.reset();
       s.lastError = undefined;
       s.closedError = undefined;
     },
