@@ -34,9 +34,8 @@ import {
   type Subscriptions,
 } from "./changes/subscriptions.ts";
 import { instructionsForLlm } from "./requests/instructions.ts";
-import { cancelTask, getTask, type TaskContext } from "./tasks/tasks.ts";
-import { awaitTask } from "./tasks/await.ts";
-import { callToolTask } from "./tasks/call.ts";
+import type { TaskContext } from "./tasks/tasks.ts";
+import { routeToolCall } from "./tasks/route.ts";
 import {
   checkOptions,
   complete,
@@ -174,7 +173,7 @@ export function createClient(options: ClientOptions): McpClient {
 
   const lists = listingMethods(requester, cache, following);
   const rawCall = (name: string, args?: Record<string, unknown>, options?: ToolCallOptions) =>
-    callToolTask(tasks, name, args, options);
+    routeToolCall(tasks, name, args, options);
   const client: McpClient = {
     ready(timeout) {
       if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
@@ -215,9 +214,13 @@ export function createClient(options: ClientOptions): McpClient {
     cachedTools: () => cache.cachedTools(),
     tool: (name) => cache.tool(name),
     callTool: withShaping(rawCall, resolved.shapeMaxChars) as McpClient["callTool"],
-    getTask: (task, options) => getTask(tasks, task, options),
-    awaitTask: (task, options) => awaitTask(tasks, task, options),
-    cancelTask: (task, options) => cancelTask(tasks, task, options),
+    // The task machinery loads with the first task method (or a call that runs as a task).
+    getTask: async (task, options) =>
+      await (await import("./tasks/tasks.ts")).getTask(tasks, task, options),
+    awaitTask: async (task, options) =>
+      await (await import("./tasks/await.ts")).awaitTask(tasks, task, options),
+    cancelTask: async (task, options) =>
+      await (await import("./tasks/tasks.ts")).cancelTask(tasks, task, options),
     getPrompt: (name, args, options) => getPrompt(requester, name, args, options),
     readResource: (uri, options) => cache.readResource(uri, options),
     complete: (ref, argument, options) => complete(requester, ref, argument, options),
