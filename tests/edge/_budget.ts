@@ -53,10 +53,14 @@ interface InfoModule {
 
 /**
  * The local modules (repository-relative paths, sorted) that loading `entry` loads, read from
- * `deno info --json`: value imports and re-exports followed from the entry, type-only and
- * dynamic imports not.
+ * `deno info --json`: value imports and re-exports followed from the entry, type-only
+ * imports not, and dynamic imports only with `dynamic: true` (what it may load in all).
  */
-export function staticModules(entry: string, root: string = ROOT_PATH): string[] {
+export function staticModules(
+  entry: string,
+  root: string = ROOT_PATH,
+  options: { dynamic?: boolean } = {},
+): string[] {
   const info = JSON.parse(
     execFileSync(tool("deno"), ["info", "--json", "--no-lock", entry], {
       cwd: root,
@@ -74,7 +78,8 @@ export function staticModules(entry: string, root: string = ROOT_PATH): string[]
     seen.add(specifier);
     for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
       const code = dep.code?.specifier;
-      if (code !== undefined && !dep.isDynamic && code.startsWith("file:")) queue.push(code);
+      const follow = options.dynamic === true || !dep.isDynamic;
+      if (code !== undefined && follow && code.startsWith("file:")) queue.push(code);
     }
   }
   return [...seen]
