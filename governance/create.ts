@@ -26,7 +26,7 @@ import type { CompiledSchema } from "./validate.ts";
  * ```ts
  * import { createGovernance } from "./create.ts";
  *
- * const tools = [{ name: "add" }, { name: "drop" }];
+ * const tools = [{ name: "add", inputSchema: {} }, { name: "drop", inputSchema: {} }];
  * const governance = createGovernance({ tools: { deny: ["drop"] } });
  * const shown = await governance.listTools(tools, { server: "math" });
  * if (shown.length !== 1 || shown[0].name !== "add") throw new Error("unexpected");
