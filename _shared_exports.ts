@@ -22,7 +22,7 @@ export { isTask, type Task, TASKS_EXTENSION, type TaskStatus } from "./protocol/
 
 export { connectClient, createClient } from "./client/client.ts";
 export * from "./client/types.ts";
-export * from "./tracing/types.ts";
+export type * from "./tracing/types.ts";
 export * from "./transports/transport.ts";
 export {
   type FetchLike,
@@ -63,7 +63,7 @@ export {
   type ShapeOptions,
   shapeResult,
 } from "./governance/shape.ts";
-export * from "./adapters/types.ts";
+export type * from "./adapters/types.ts";
 export * from "./adapters/openai.ts";
 export * from "./adapters/anthropic.ts";
 export * from "./adapters/ai_sdk.ts";

@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { Tool } from "../client/shapes.ts";
+import type { Tool } from "../protocol/shapes.ts";
 import { safeNames } from "./_names.ts";
 import type { Plan } from "./_plan.ts";
 import { inlineRefs } from "./_refs.ts";

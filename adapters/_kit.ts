@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { ListAllOptions } from "../client/request_options.ts";
+import type { ListAllOptions } from "../client/types.ts";
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { type CompiledTool, compileTools } from "./_compile.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ToolResult } from "../client/shapes.ts";
+import type { ToolResult } from "../protocol/shapes.ts";
 import { shapeResult } from "../governance/shape.ts";
 import { isObject } from "./_walk.ts";
 

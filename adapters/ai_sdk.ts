@@ -11,7 +11,6 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { ADAPTER_KEYS, buildKit } from "./_kit.ts";
 import type { AdapterOptions, ToolKit, ToolSource } from "./types.ts";
 
 /**
@@ -106,6 +105,8 @@ export async function aiSdkTools<S = AiSdkSchema>(
     throw new TypeError('aiSdkTools: option "jsonSchema" must be a function');
   }
   const make = (jsonSchema ?? sdkSchema) as (schema: Record<string, unknown>) => S;
+  // The schema compiler and the kit load on first use, not with the entry.
+  const { ADAPTER_KEYS, buildKit } = await import("./_kit.ts");
   const core = await buildKit(source, rest, ADAPTER_KEYS, "aiSdkTools");
   const strictAsked = options?.strict === true;
   const tools: Record<string, AiSdkTool<S>> = {};

@@ -7,7 +7,6 @@
  * @module
  */
 
-import { ADAPTER_KEYS, buildKit, reply } from "./_kit.ts";
 import type { AdapterCallOptions, AdapterOptions, ToolKit, ToolSource } from "./types.ts";
 
 /** An Anthropic custom tool (`Tool`). */
@@ -87,6 +86,8 @@ export async function anthropicTools(
   source: ToolSource,
   options?: AdapterOptions,
 ): Promise<AnthropicKit> {
+  // The schema compiler and the kit load on first use, not with the entry.
+  const { ADAPTER_KEYS, buildKit, reply } = await import("./_kit.ts");
   const core = await buildKit(source, options, ADAPTER_KEYS, "anthropicTools");
   const strictAsked = options?.strict === true;
   return {

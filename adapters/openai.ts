@@ -8,7 +8,6 @@
  * @module
  */
 
-import { ADAPTER_KEYS, buildKit, reply } from "./_kit.ts";
 import type { AdapterCallOptions, AdapterOptions, ToolKit, ToolSource } from "./types.ts";
 
 /** A Chat Completions function tool (`ChatCompletionFunctionTool`). */
@@ -165,6 +164,8 @@ export async function openAiTools(
     throw new TypeError('openAiTools: option "api" must be "chat" or "responses"');
   }
   const { api: _api, ...rest } = options ?? {};
+  // The schema compiler and the kit load on first use, not with the entry.
+  const { ADAPTER_KEYS, buildKit, reply } = await import("./_kit.ts");
   const core = await buildKit(source, rest, ADAPTER_KEYS, "openAiTools");
   const strictAsked = options?.strict === true;
   const base: ToolKit = { catalog: core.catalog, call: core.call, originalName: core.originalName };

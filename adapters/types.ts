@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { CallOptions, ListAllOptions } from "../client/request_options.ts";
-import type { Tool } from "../client/shapes.ts";
+import type { CallOptions, ListAllOptions } from "../client/types.ts";
+import type { Tool } from "../protocol/shapes.ts";
 
 /**
  * Where an adapter's tools come from: anything that lists tools and calls them, such as an

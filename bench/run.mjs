@@ -1,4 +1,4 @@
-// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache|tracing|governance|hub] [--runtime deno|bun]
+// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache|tracing|governance|hub|startup] [--runtime deno|bun]
 // [--runs 3]` (`npm run bench -- …`; `npm run bench:peak` and `npm run soak` name theirs).
 // Without a bench name it runs stdio and http; without --runtime, both
 // runtimes. Each bench runs every case --runs times (one process per client and case) and
@@ -33,7 +33,11 @@ let runs = "3";
 const passThrough = [];
 for (let i = 0; i < argv.length; i++) {
   const arg = argv[i];
-  if (["stdio", "http", "peak", "soak", "cache", "tracing", "governance", "hub"].includes(arg)) {
+  if (
+    ["stdio", "http", "peak", "soak", "cache", "tracing", "governance", "hub", "startup"].includes(
+      arg,
+    )
+  ) {
     benches.push(arg);
   } else if (arg === "--runtime") runtimes.push(...argv[++i].split(","));
   else if (arg.startsWith("--runtime=")) runtimes.push(...arg.slice(10).split(","));

@@ -11,7 +11,7 @@ import { checkKeys } from "../protocol/option_keys.ts";
 import type { Transport } from "../transports/transport.ts";
 import { DEFAULT_MAX_RETRY_AFTER } from "../clock/timer.ts";
 import type { TraceHooks } from "../tracing/hooks.ts";
-import { createTracing } from "../tracing/tracing.ts";
+import { lazyTracing } from "../tracing/lazy.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
 import type { ClientOptions } from "./types.ts";
@@ -144,7 +144,7 @@ export function tracing(
   if (!isObject(tracer) || typeof tracer.startSpan !== "function") {
     bad("tracer", "must be an OpenTelemetry Tracer (startSpan)");
   }
-  return createTracing({
+  return lazyTracing({
     tracer: options.tracer!,
     meter: options.meter,
     recordArguments,

@@ -22,7 +22,7 @@ import { delay } from "./_async.ts";
 import { authMethods } from "./_client_auth.ts";
 import { type RawCallTool, withShaping } from "./shaping.ts";
 import { listingMethods } from "./_client_lists.ts";
-import { governedMethods, serverIdentity } from "./_client_governance.ts";
+import type { GovernedDeps, GovernedMethods } from "./_client_governance.ts";
 import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
 import { inputContext } from "./requests/mrtr.ts";
@@ -34,9 +34,8 @@ import {
   type Subscriptions,
 } from "./changes/subscriptions.ts";
 import { instructionsForLlm } from "./requests/instructions.ts";
-import { cancelTask, getTask, type TaskContext } from "./tasks/tasks.ts";
-import { awaitTask } from "./tasks/await.ts";
-import { callToolTask } from "./tasks/call.ts";
+import type { TaskContext } from "./tasks/tasks.ts";
+import { routeToolCall } from "./tasks/route.ts";
 import {
   checkOptions,
   complete,
@@ -174,7 +173,7 @@ export function createClient(options: ClientOptions): McpClient {
 
   const lists = listingMethods(requester, cache, following);
   const rawCall = (name: string, args?: Record<string, unknown>, options?: ToolCallOptions) =>
-    callToolTask(tasks, name, args, options);
+    routeToolCall(tasks, name, args, options);
   const client: McpClient = {
     ready(timeout) {
       if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
@@ -215,9 +214,13 @@ export function createClient(options: ClientOptions): McpClient {
     cachedTools: () => cache.cachedTools(),
     tool: (name) => cache.tool(name),
     callTool: withShaping(rawCall, resolved.shapeMaxChars) as McpClient["callTool"],
-    getTask: (task, options) => getTask(tasks, task, options),
-    awaitTask: (task, options) => awaitTask(tasks, task, options),
-    cancelTask: (task, options) => cancelTask(tasks, task, options),
+    // The task machinery loads with the first task method (or a call that runs as a task).
+    getTask: async (task, options) =>
+      await (await import("./tasks/tasks.ts")).getTask(tasks, task, options),
+    awaitTask: async (task, options) =>
+      await (await import("./tasks/await.ts")).awaitTask(tasks, task, options),
+    cancelTask: async (task, options) =>
+      await (await import("./tasks/tasks.ts")).cancelTask(tasks, task, options),
     getPrompt: (name, args, options) => getPrompt(requester, name, args, options),
     readResource: (uri, options) => cache.readResource(uri, options),
     complete: (ref, argument, options) => complete(requester, ref, argument, options),
@@ -245,12 +248,11 @@ export function createClient(options: ClientOptions): McpClient {
   // A governed client (decided once, here) runs the pipeline; a plain one sends as given.
   if (resolved.governance === undefined) return client;
   const { getPrompt: prompt, readResource, complete: completion, subscribe, unsubscribe } = client;
-  const governed = governedMethods({
+  const deps: Omit<GovernedDeps, "identity"> = {
     governance: resolved.governance,
     name: resolved.name,
     lists,
     cache,
-    identity: () => serverIdentity(resolved.transport),
     plain: {
       callTool: rawCall as McpClient["callTool"],
       getPrompt: prompt,
@@ -262,10 +264,50 @@ export function createClient(options: ClientOptions): McpClient {
       awaitTask: client.awaitTask,
     },
     warn: resolved.warn,
-  });
+  };
+  // The governed methods load with the client (behind the option), and every one of them
+  // waits for that load; ready() too, so the synchronous views are the governed ones by then.
+  let governed: GovernedMethods | undefined;
+  const loading = import("./_client_governance.ts").then((methods) =>
+    governed = methods.governedMethods({
+      ...deps,
+      identity: () => methods.serverIdentity(resolved.transport),
+    })
+  );
+  loading.catch(() => {}); // each governed method reports a failed load
+  const later = <K extends Exclude<keyof GovernedMethods, "cachedTools" | "tool">>(key: K) =>
+    (async (...args: unknown[]) =>
+      await ((governed ?? await loading)[key] as (...a: unknown[]) => Promise<unknown>)(
+        ...args,
+      )) as unknown as GovernedMethods[K];
+  const plainReady = client.ready;
+  const lazyGoverned: GovernedMethods = {
+    listTools: later("listTools"),
+    listAllTools: later("listAllTools"),
+    // Until the stages are in, nothing has been checked to show (as before any listing).
+    cachedTools: (options) => governed?.cachedTools(options) ?? (cache.cachedTools(), []),
+    tool(name, options) {
+      if (governed !== undefined) return governed.tool(name, options);
+      throw new McpError(`The last tool listing has no tool "${name}"`, {
+        kind: "not_found",
+        reason: "unknown_tool",
+      });
+    },
+    callTool: later("callTool"),
+    awaitTask: later("awaitTask"),
+    getPrompt: later("getPrompt"),
+    readResource: later("readResource"),
+    complete: later("complete"),
+    subscribe: later("subscribe"),
+    unsubscribe: later("unsubscribe"),
+    request: later("request"),
+  };
   // Shaping is the last stage: the post-hooks and the output check see the raw result.
-  const callTool = withShaping(governed.callTool as RawCallTool, resolved.shapeMaxChars);
-  return Object.assign(client, governed, { callTool: callTool as McpClient["callTool"] });
+  const callTool = withShaping(lazyGoverned.callTool as RawCallTool, resolved.shapeMaxChars);
+  return Object.assign(client, lazyGoverned, {
+    callTool: callTool as McpClient["callTool"],
+    ready: (timeout?: number) => plainReady(timeout).then(() => loading).then(() => {}),
+  });
 }
 
 /**

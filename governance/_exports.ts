@@ -5,13 +5,8 @@
  * @module
  */
 
-export {
-  createGovernance,
-  type Finish,
-  type Governance,
-  type Scope,
-  type ToolCall,
-} from "./pipeline.ts";
+export { compileSchema, createGovernance } from "./create.ts";
+export type { Finish, Governance, Scope, ToolCall } from "./stages.ts";
 export type {
   ApprovalAnswer,
   ApprovalRequest,
@@ -31,7 +26,7 @@ export {
   type PolicyRule,
   type PolicyVerdict,
 } from "./policy.ts";
-export { type CompiledSchema, compileSchema, type SchemaIssue } from "./validate.ts";
+export type { CompiledSchema, SchemaIssue } from "./validate.ts";
 export {
   type ChangeEntry,
   diffDefinitions,

@@ -7,7 +7,7 @@
  */
 
 import { oneLine } from "../protocol/text.ts";
-import type { ContentBlock } from "../client/shapes.ts";
+import type { ContentBlock } from "../protocol/shapes.ts";
 
 /**
  * A byte count for people: `512 bytes`, `1.2 KiB`, `3.4 MiB`.

@@ -21,7 +21,7 @@
  */
 
 import { sanitizeText } from "../protocol/text.ts";
-import type { ToolResult } from "../client/shapes.ts";
+import type { ToolResult } from "../protocol/shapes.ts";
 import { approxTokens, DEFAULT_MAX_CHARS, fitBudget, MIN_MAX_CHARS } from "./_budget.ts";
 import { reference } from "./_reference.ts";
 

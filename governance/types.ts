@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Tool, ToolResult } from "../client/shapes.ts";
+import type { Tool, ToolResult } from "../protocol/shapes.ts";
 
 export type { Tool, ToolResult };
 

@@ -12,7 +12,7 @@
  */
 
 import type { GovernanceOptions } from "../governance/options.ts";
-import { createGovernance } from "../governance/pipeline.ts";
+import { createGovernance } from "../governance/create.ts";
 import { taskResults } from "../governance/task_results.ts";
 import type { Task } from "../protocol/tasks.ts";
 import type {

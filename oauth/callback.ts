@@ -9,7 +9,6 @@
  * @module
  */
 
-import { serve } from "../runtime/serve.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import type { CallbackListener, CallbackReceiver } from "./options.ts";
 
@@ -63,8 +62,11 @@ export function loopbackCallback(
   return {
     async listen(listenOptions = {}) {
       const waiting = new Map<string, (url: URL) => void>();
-      // Hono loads when a login actually needs the loopback receiver.
-      const { Hono } = await import("hono");
+      // Hono and the server load when a login actually needs the loopback receiver.
+      const [{ Hono }, { serve }] = await Promise.all([
+        import("hono"),
+        import("../runtime/serve.ts"),
+      ]);
       const app = new Hono();
       app.get(path, (c) => {
         const url = new URL(c.req.url);

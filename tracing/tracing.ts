@@ -17,6 +17,9 @@ import { requestAttributes, spanName, transportAttributes } from "./_attributes.
 import { requestMetrics } from "./_metrics.ts";
 import { CLIENT, INTERNAL, now, scopeOf, type Span, startSpan } from "./_scope.ts";
 import type { TracedOptions, TracedSend, TraceHooks, TraceMeta, TraceScope } from "./hooks.ts";
+import { settle } from "./settle.ts";
+
+export { settle } from "./settle.ts";
 import type { MeterLike, TraceAttributes, TracerLike } from "./types.ts";
 
 /** What {@linkcode createTracing} needs. */
@@ -168,31 +171,6 @@ function followTokens(transport: unknown, watch: TokenObserver): void {
 
 /** Where a client's tracing keeps its token watch alive. */
 const TOKEN_WATCH = Symbol("token watch");
-
-/**
- * Ends `scope` when `promise` settles; a round that asked for input is not an error. A
- * span that records nothing ends at once (no step is added to the request's way).
- */
-export function settle(
-  scope: TraceScope,
-  promise: Promise<JsonObject>,
-  isRound = false,
-): Promise<JsonObject> {
-  if (!scope.recording) {
-    scope.end();
-    return promise;
-  }
-  return promise.then((result) => {
-    scope.end(undefined, result);
-    return result;
-  }, (error: unknown) => {
-    if (isRound && isMcpError(error) && error.reason === "input_required") {
-      scope.event("mcp.input_required");
-      scope.end();
-    } else scope.end(error);
-    throw error;
-  });
-}
 
 /** `params` with the trace context added to its `_meta` (its own keys kept). */
 export function withTraceMeta(params: JsonObject | undefined, meta: TraceMeta): JsonObject {

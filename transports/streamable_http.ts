@@ -21,7 +21,7 @@ import {
 } from "../protocol/token_events.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
-import { type LinkConfig, openLink } from "./_http_link.ts";
+import type { LinkConfig } from "./_http_link.ts";
 import { recordingFetch } from "../oauth/recording_fetch.ts";
 import { endpoint, KEYS, MiB, positiveInteger, staticHeaders } from "./_http_options.ts";
 import { guardLink, guardSink, transportSecrets } from "./_redact.ts";
@@ -283,8 +283,11 @@ export function streamableHttp(
         return Promise.reject(error);
       }
     },
-    open(sink: TransportSink): Promise<TransportLink> {
-      return Promise.resolve(guardLink(openLink(config, guardSink(sink, secrets)), secrets));
+    async open(sink: TransportSink): Promise<TransportLink> {
+      // The link (requests, answers, event streams) loads when the transport first opens: a
+      // client of another transport never loads it.
+      const { openLink } = await import("./_http_link.ts");
+      return guardLink(openLink(config, guardSink(sink, secrets)), secrets);
     },
     cacheTarget: () =>
       httpCacheTarget(target, {

@@ -19,7 +19,6 @@ import { allowsInputRequired } from "../../protocol/mrtr.ts";
 import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
 import { TASKS_EXTENSION } from "../../protocol/tasks.ts";
 import { isObject } from "../_json.ts";
-import { withElicitationDefaults } from "./elicitation_defaults.ts";
 
 /** Why the client cannot answer an input request: the JSON-RPC error a legacy server gets. */
 export interface InputProblem {
@@ -124,12 +123,14 @@ function checkSampling(value: unknown): JsonObject | string {
   return bare;
 }
 
-function checkElicitation(params: JsonObject, value: unknown): JsonObject | string {
+async function checkElicitation(params: JsonObject, value: unknown): Promise<JsonObject | string> {
   if (!isObject(value)) return "it is not an object";
   if (!["accept", "decline", "cancel"].includes(value.action as string)) {
     return "action is not accept, decline or cancel";
   }
   if (value.content !== undefined && !isObject(value.content)) return "content is not an object";
+  // The schema's defaults (SEP-1034) load with the first form a server asks for.
+  const { withElicitationDefaults } = await import("./elicitation_defaults.ts");
   return withElicitationDefaults(params, value as never) as unknown as JsonObject;
 }
 
@@ -181,7 +182,7 @@ export async function answerInput(
   const checked = method === "sampling/createMessage"
     ? checkSampling(raw)
     : method === "elicitation/create"
-    ? checkElicitation(params, raw)
+    ? await checkElicitation(params, raw)
     : checkRoots(raw);
   if (typeof checked === "string") {
     return {

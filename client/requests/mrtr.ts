@@ -32,7 +32,7 @@ import type { ResolvedOptions } from "../_resolve_options.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import { answerInput, inputKind, inputProblem, inputRequiredOf } from "../handler/input.ts";
 import type { InputContext, Requester } from "./_requester.ts";
-import { settle } from "../../tracing/tracing.ts";
+import { settle } from "../../tracing/settle.ts";
 import type { ClientStatus } from "../types.ts";
 
 export type { InputContext } from "./_requester.ts";
@@ -199,6 +199,11 @@ export function requestWithInput(
   params: JsonObject,
   options: InputCallOptions = {},
 ): Promise<JsonObject> {
+  // A traced client's first requests wait for its tracing to load (it loads on first use).
+  const loading = requester.trace?.loaded();
+  if (loading !== undefined) {
+    return loading.then(() => requestWithInput(requester, method, params, options));
+  }
   const { assigns: _a, principal: _p, ...request } = options;
   const started = Date.now();
   // Traced: one span for the call, its rounds after the first as children.

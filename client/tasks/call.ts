@@ -16,68 +16,22 @@
  * @module
  */
 
-import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { isTask, parseTask, type Task, TASKS_EXTENSION } from "../../protocol/tasks.ts";
+import { isTask, parseTask, type Task } from "../../protocol/tasks.ts";
 import { isObject } from "../_json.ts";
-import { checkCallOptions, nonEmpty, requestOptions } from "../requests/_checks.ts";
+import { nonEmpty, requestOptions } from "../requests/_checks.ts";
 import { requestWithInput } from "../requests/mrtr.ts";
 import { callTool, toolResult } from "../requests/requests.ts";
-import type { CallOptions, TaskMode, ToolCallOptions, ToolResult } from "../types.ts";
+import type { CallOptions, ToolCallOptions, ToolResult } from "../types.ts";
 import { type TaskContext, taskOf, withTasksMeta } from "./_context.ts";
+import { checkTaskOptions, serverRunsToolTasks, taskRequired, taskSupport } from "./call_rules.ts";
 import { awaitTask } from "./await.ts";
 import { cancelTask } from "./tasks.ts";
 
+export { serverRunsToolTasks, type TaskSupport, taskSupport } from "./call_rules.ts";
+
 /** The longest wait for the cancel of a task whose create answer came late, in ms. */
 const LATE_CANCEL_WAIT = 5_000;
-
-/** A legacy tool's `execution.taskSupport` (`"forbidden"` when absent or unknown). */
-export type TaskSupport = "forbidden" | "optional" | "required";
-
-/**
- * A tool definition's `execution.taskSupport`.
- *
- * @param tool The tool as listed (or `undefined`).
- * @returns Its task support.
- */
-export function taskSupport(tool: Record<string, unknown> | undefined): TaskSupport {
-  const execution = tool?.execution;
-  const support = isObject(execution) ? execution.taskSupport : undefined;
-  return support === "optional" || support === "required" ? support : "forbidden";
-}
-
-/**
- * Whether a legacy server takes task-augmented `tools/call` (`tasks.requests.tools.call`).
- *
- * @param capabilities The server's capabilities.
- * @returns `true` when it declares it.
- */
-export function serverRunsToolTasks(capabilities: JsonObject): boolean {
-  const tasks = capabilities.tasks;
-  const requests = isObject(tasks) ? tasks.requests : undefined;
-  const tools = isObject(requests) ? requests.tools : undefined;
-  return isObject(tools) && tools.call !== undefined && tools.call !== false;
-}
-
-function checkTaskOptions(options: ToolCallOptions | undefined) {
-  if (options !== undefined && !isObject(options)) throw new TypeError("options must be an object");
-  const { task, taskTtl, onStatus, ...rest } = options ?? {};
-  if (task !== undefined && task !== "return" && task !== "await") {
-    throw new TypeError('option "task" must be "return" or "await"');
-  }
-  if (taskTtl !== undefined && !(typeof taskTtl === "number" && taskTtl > 0)) {
-    throw new TypeError('option "taskTtl" must be a positive number of milliseconds');
-  }
-  if (onStatus !== undefined && typeof onStatus !== "function") {
-    throw new TypeError('option "onStatus" must be a function');
-  }
-  return {
-    task: task as TaskMode | undefined,
-    taskTtl: taskTtl as number | undefined,
-    onStatus: onStatus as ((task: Task) => void) | undefined,
-    call: checkCallOptions(rest as CallOptions),
-  };
-}
 
 /**
  * Calls a tool, running it as a server task where the era, the server and the tool say so.
@@ -212,18 +166,4 @@ function cancelLate(ctx: TaskContext, late: JsonObject): void {
   if (task === undefined || typeof task === "string") return;
   cancelTask(ctx, task.taskId, { timeout: Math.min(ctx.requestTimeout, LATE_CANCEL_WAIT) })
     .catch(() => {});
-}
-
-/** A `-32021` asking for the tasks extension, said clearly (reason `task_required`). */
-function taskRequired(name: string, error: unknown): unknown {
-  if (!isMcpError(error) || error.code !== -32021) return error;
-  const data = isObject(error.data) ? error.data : {};
-  const required = isObject(data.requiredCapabilities) ? data.requiredCapabilities : {};
-  const extensions = isObject(required.extensions) ? required.extensions : {};
-  if (!Object.hasOwn(extensions, TASKS_EXTENSION)) return error;
-  return new McpError(
-    `The server runs tool "${name}" only as a task: call it with { task: "await" } or ` +
-      '{ task: "return" } (-32021)',
-    { kind: error.kind, reason: "task_required", code: -32021, data: error.data, cause: error },
-  );
 }

@@ -39,8 +39,8 @@ const LAYERS: Record<string, readonly string[]> = {
   // code calls its hooks, so it sits below client/ and knows only the wire.
   tracing: ["protocol"],
   // Governance (filter, policy, validation, hooks, pinning): over plain tool lists, so a hub
-  // can run it too; it names the client's public shapes (types) and its store contract.
-  governance: ["protocol", "clock", "cache", "client"],
+  // can run it too; it names the wire's shapes (protocol/shapes.ts) and the store contract.
+  governance: ["protocol", "clock", "cache"],
   // Not runtime/: http.ts (the edge entry) reaches the client, and runtime/ must stay out of it.
   client: [
     "protocol",
@@ -99,7 +99,8 @@ const LAYERS: Record<string, readonly string[]> = {
   // The mock server and cassettes: the wire, timers, transports and the client's public face.
   testing: ["protocol", "clock", "transports", "client"],
   // Model adapters: a client's or hub's tools in each model API's shape. Structural over
-  // their source, so only the wire's errors, the client's types and the one shaping of results.
+  // their source, so only the wire (its errors and shapes), the client's public face (its
+  // option types, FACE_ONLY) and the one shaping of results.
   adapters: ["protocol", "client", "governance"],
   // Many servers behind one object: clients made through the public face, their transports,
   // the notifications fan-out, and runtime/ for reading config files and the environment.
@@ -108,6 +109,25 @@ const LAYERS: Record<string, readonly string[]> = {
   // testing/mod.ts), and the clock for its progress line.
   cli: [".", "clock", "oauth", "testing"],
 };
+
+/**
+ * The client's public face: what the layers in {@linkcode FACE_ONLY} may import of client/
+ * (the entries' names), never its private base or its sub-folders.
+ */
+const CLIENT_FACE = new Set([
+  "client/types.ts",
+  "client/api.ts",
+  "client/options.ts",
+  "client/request_options.ts",
+  "client/shapes.ts",
+  "client/task_api.ts",
+  "client/client.ts",
+  "client/connect.ts",
+  "client/connect_http.ts",
+]);
+
+/** The layers above the wire that reach client/ only through its public face. */
+const FACE_ONLY = new Set(["adapters", "governance"]);
 
 /** The only folder that may name the `Deno` or `Bun` globals. */
 const RUNTIME_FOLDER = "runtime";
@@ -345,6 +365,12 @@ function layering(graph: Graph, layers: Record<string, readonly string[]>): Viol
           detail: `${source}/ may import ${may}`,
         });
       }
+      if (FACE_ONLY.has(source) && topFolder(to) === "client" && !CLIENT_FACE.has(to)) {
+        found.push({
+          key: `face: ${from} imports ${to}`,
+          detail: `${source}/ reaches client/ only through its public face (client/types.ts, …)`,
+        });
+      }
       if (isPrivate(to) && topFolder(to) !== topFolder(from)) {
         found.push({
           key: `private: ${from} imports ${to}`,
@@ -486,5 +512,27 @@ test("layout: a sub-folder's row holds its files; client/ means the folder's own
   };
   assertEquals(layering(graph, layers).map((v) => v.key), [
     "layering: client/requests/call.ts imports client/connection/link.ts",
+  ]);
+});
+
+test("layout: adapters/ and governance/ reach client/ only through its public face", () => {
+  const graph: Graph = new Map([
+    ["adapters/kit.ts", [
+      { to: "client/types.ts", kind: "type" },
+      { to: "client/requests/requests.ts", kind: "type" },
+      { to: "client/shaping.ts", kind: "code" },
+    ]],
+    ["governance/shape.ts", [{ to: "protocol/shapes.ts", kind: "type" }]],
+  ]);
+  const layers = {
+    adapters: ["protocol", "client", "client/requests"],
+    governance: ["protocol"],
+    client: [],
+    "client/requests": [],
+    protocol: [],
+  };
+  assertEquals(layering(graph, layers).map((v) => v.key), [
+    "face: adapters/kit.ts imports client/requests/requests.ts",
+    "face: adapters/kit.ts imports client/shaping.ts",
   ]);
 });

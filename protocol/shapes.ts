@@ -1,0 +1,149 @@
+/**
+ * The wire's shapes of what a server lists and returns, as the client hands them over: tools,
+ * prompts, resources, pages, tool results, and the arguments of `complete`. They live here,
+ * below every layer that names them (the client, governance, the adapters, the hub);
+ * `client/shapes.ts` keeps their public names.
+ *
+ * @module
+ */
+
+/** A tool as the server lists it. */
+export interface Tool {
+  /** The tool's name. */
+  name: string;
+  /** A name to show. */
+  title?: string;
+  /** What it does. */
+  description?: string;
+  /** The JSON Schema of its arguments. */
+  inputSchema: Record<string, unknown>;
+  /** The JSON Schema of its `structuredContent`. */
+  outputSchema?: Record<string, unknown>;
+  /** Untrusted hints (`readOnlyHint`, …). */
+  annotations?: Record<string, unknown>;
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** A prompt as the server lists it. */
+export interface Prompt {
+  /** The prompt's name. */
+  name: string;
+  /** A name to show. */
+  title?: string;
+  /** What it is for. */
+  description?: string;
+  /** Its arguments. */
+  arguments?: { name: string; description?: string; required?: boolean }[];
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** A resource as the server lists it. */
+export interface Resource {
+  /** Its URI. */
+  uri: string;
+  /** Its name. */
+  name: string;
+  /** The MIME type, when known. */
+  mimeType?: string;
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** A resource template as the server lists it. */
+export interface ResourceTemplate {
+  /** The RFC 6570 URI template. */
+  uriTemplate: string;
+  /** Its name. */
+  name: string;
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** One page of tools. */
+export interface ToolsPage {
+  /** The tools of this page. */
+  tools: Tool[];
+  /** The cursor of the next page; absent on the last. */
+  nextCursor?: string;
+}
+
+/** One page of prompts. */
+export interface PromptsPage {
+  /** The prompts of this page. */
+  prompts: Prompt[];
+  /** The cursor of the next page; absent on the last. */
+  nextCursor?: string;
+}
+
+/** One page of resources. */
+export interface ResourcesPage {
+  /** The resources of this page. */
+  resources: Resource[];
+  /** The cursor of the next page; absent on the last. */
+  nextCursor?: string;
+}
+
+/** One page of resource templates. */
+export interface ResourceTemplatesPage {
+  /** The templates of this page. */
+  resourceTemplates: ResourceTemplate[];
+  /** The cursor of the next page; absent on the last. */
+  nextCursor?: string;
+}
+
+/** A content block (`text`, `image`, `audio`, `resource_link`, `resource`). */
+export interface ContentBlock {
+  /** The block's type. */
+  type: string;
+  /** Its members. */
+  [key: string]: unknown;
+}
+
+/** What a tool call returned. A tool that ran and failed has `isError: true`. */
+export interface ToolResult {
+  /** The content blocks. */
+  content: ContentBlock[];
+  /** The structured result, when the tool gives one. */
+  structuredContent?: unknown;
+  /** Whether the tool reported a failure. */
+  isError: boolean;
+  /** Result metadata. */
+  _meta?: Record<string, unknown>;
+}
+
+/** The server's `GetPromptResult`. */
+export interface GetPromptResult {
+  /** The prompt's messages. */
+  messages: { role: string; content: ContentBlock }[];
+  /** A description. */
+  description?: string;
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** The server's `ReadResourceResult`. */
+export interface ReadResourceResult {
+  /** Text or blob contents. */
+  contents: { uri: string; mimeType?: string; text?: string; blob?: string }[];
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** The server's `CompleteResult`. */
+export interface CompleteResult {
+  /** The completions. */
+  completion: { values: string[]; total?: number; hasMore?: boolean };
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** What `complete` completes: a prompt, a resource template, or a wire reference. */
+export type CompletionRef =
+  | { prompt: string }
+  | { resource: string }
+  | { type: string; [key: string]: unknown };
+
+/** The argument being completed: `[name, value]` or `{ name, value }`. */
+export type CompletionArgument = [name: string, value: string] | { name: string; value: string };

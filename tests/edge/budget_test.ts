@@ -1,0 +1,102 @@
+// What a plain client loads and ships, against numbers written here (deterministic, not
+// timed; the timed side is `node bench/run.mjs startup`). A plain client connects, lists and
+// calls tools, reads a resource, gets a prompt and listens for notifications: it must not load
+// the layers above the wire that it did not ask for. Lower a number when the graph shrinks;
+// raising one needs a reason in the commit.
+import { assert, assertEquals, test } from "../_harness.ts";
+import { loadedModules, startBundle, staticModules } from "./_budget.ts";
+
+/** The most local modules each entry may load with it (`deno info --json`, value imports). */
+const STATIC_BUDGET = { "mod.ts": 144, "http.ts": 113 };
+
+/**
+ * The most local modules a real process may load through a plain stdio connect + calls under
+ * each entry (recorded under Bun, dynamic imports that ran included; `http.ts` is given the
+ * stdio transport as a transport target).
+ */
+const LOADED_BUDGET = { "mod.ts": 144, "http.ts": 128 };
+
+/** What a plain `http.ts` connect + call may ship at start, minified and gzipped, in bytes. */
+const BUNDLE_BUDGET = { start: 138_000, gzip: 52_500 };
+
+/**
+ * The layers a plain client loads only on first use, by the option or method that needs
+ * them: governance's pipeline (`tools`/`validate`/`policy`/`hooks`/`pin`), the schema
+ * validator, the model adapters' compiler, server tasks (`task` or a task method), the hub's
+ * config reader, the OAuth engine, the tracing (`tracer`), the governed client's methods.
+ */
+const LAZY = [
+  "governance/pipeline.ts",
+  "governance/_approval.ts",
+  "governance/_state.ts",
+  "governance/validate.ts",
+  "governance/_schema_check.ts",
+  "adapters/_kit.ts",
+  "adapters/_compile.ts",
+  "adapters/_strict.ts",
+  "client/tasks/call.ts",
+  "client/tasks/await.ts",
+  "client/tasks/tasks.ts",
+  "client/tasks/_inbox.ts",
+  "hub/_config_read.ts",
+  "hub/_config_entry.ts",
+  "runtime/read_file.ts",
+  "oauth/_engine.ts",
+  "tracing/tracing.ts",
+  "tracing/_scope.ts",
+  "client/_client_governance.ts",
+  "client/handler/elicitation_defaults.ts",
+  "transports/_http_link.ts",
+  "runtime/serve.ts",
+];
+
+/** The lazy layers found in `modules`. */
+function lazyIn(modules: readonly string[]): string[] {
+  return LAZY.filter((path) => modules.includes(path));
+}
+
+for (const entry of ["mod.ts", "http.ts"] as const) {
+  test(`budget: ${entry} loads at most ${STATIC_BUDGET[entry]} modules with it, no lazy layer`, () => {
+    const modules = staticModules(entry);
+    assert(modules.includes("client/client.ts"), `the graph reaches the client: ${modules}`);
+    assertEquals(lazyIn(modules), [], `${entry} loads a lazy layer with it`);
+    assert(
+      modules.length <= STATIC_BUDGET[entry],
+      `${entry} loads ${modules.length} modules with it (budget ${STATIC_BUDGET[entry]})`,
+    );
+  });
+
+  test(`budget: a plain stdio client under ${entry} loads at most ${LOADED_BUDGET[entry]} modules, no lazy layer`, () => {
+    const modules = loadedModules(entry);
+    assert(modules.includes("transports/stdio.ts"), `the stdio transport ran: ${modules}`);
+    assertEquals(lazyIn(modules), [], `a plain client under ${entry} loads a lazy layer`);
+    assert(
+      modules.length <= LOADED_BUDGET[entry],
+      `a plain client under ${entry} loads ${modules.length} modules (budget ${
+        LOADED_BUDGET[entry]
+      })`,
+    );
+  });
+}
+
+test("budget: every lazy layer exists and is reachable from an entry, so the checks can fail", () => {
+  // The full graph (dynamic imports followed) of the entries does hold each lazy layer.
+  const all = new Set<string>();
+  for (const entry of ["mod.ts", "http.ts"]) {
+    for (const path of staticModules(entry, undefined, { dynamic: true })) all.add(path);
+  }
+  assertEquals(LAZY.filter((path) => !all.has(path)), []);
+});
+
+test(`budget: a plain http.ts connect + call ships at most ${BUNDLE_BUDGET.start} bytes at start`, () => {
+  const bundle = startBundle();
+  assert(bundle.files.length >= 1 && bundle.all > bundle.start, "some chunks load on first use");
+  assert(
+    bundle.start <= BUNDLE_BUDGET.start,
+    `${bundle.start} bytes minified at start (budget ${BUNDLE_BUDGET.start})`,
+  );
+  assert(
+    bundle.startGzip <= BUNDLE_BUDGET.gzip,
+    `${bundle.startGzip} bytes gzipped at start (budget ${BUNDLE_BUDGET.gzip})`,
+  );
+});
