@@ -92,6 +92,11 @@ export function show(value: number, digits = 2): string {
   return value.toFixed(digits);
 }
 
+/** A ratio as a table shows it (`1.23×`, or `–` when missing). */
+function times(value: number): string {
+  return Number.isFinite(value) ? `${show(value)}×` : "–";
+}
+
 /** A round axis maximum at or above `max`. */
 function niceMax(max: number): number {
   if (!(max > 0)) return 1;
@@ -262,11 +267,11 @@ function callBench(
       ratios.push([
         runtime,
         server,
-        show(ratio(rows, runs, c("ours"), c("raw"))) + "×",
-        show(ratio(rows, runs, c("ours"), c("official"))) + "×",
-        show(ratio(rows, runs, t("ours"), t("raw"))) + "×",
-        show(ratio(rows, runs, mem("ours"), mem("official"))) + "×",
-        bench === "http" ? show(overFloor(rows, runs, server, "rssMB")) + "×" : "–",
+        times(ratio(rows, runs, c("ours"), c("raw"))),
+        times(ratio(rows, runs, c("ours"), c("official"))),
+        times(ratio(rows, runs, t("ours"), t("raw"))),
+        times(ratio(rows, runs, mem("ours"), mem("official"))),
+        bench === "http" ? times(overFloor(rows, runs, server, "rssMB")) : "–",
       ]);
     }
   }
@@ -346,8 +351,8 @@ function peakBench(results: BenchResult[]): { text: string; charts: Chart[] } {
           NAMES[client],
           show(m(client, "idleMB"), 1),
           show(peak, 1),
-          show(ratioValue) + "×",
-          show(m(client, "keptRatio")) + "×",
+          times(ratioValue),
+          times(m(client, "keptRatio")),
         ]);
       }
     }
