@@ -22,14 +22,17 @@ export interface RunningServer {
 /** Starts a fresh server on 127.0.0.1 and waits for its port. */
 export async function startServer(
   server: ServerName,
-  options: { sse?: boolean } = {},
+  options: { sse?: boolean; chunked?: boolean } = {},
 ): Promise<RunningServer> {
   let child: Child;
   let announcements: ReadableStream<Uint8Array>;
   if (server === "minimal") {
     child = spawn(runtimeArgv(here("./_servers/http_server.mjs")), {
       stdout: "pipe",
-      env: options.sse ? { BENCH_SSE: "1" } : {},
+      env: {
+        ...(options.sse ? { BENCH_SSE: "1" } : {}),
+        ...(options.chunked ? { BENCH_CHUNKED: "1" } : {}),
+      },
     });
     announcements = child.stdout;
   } else {

@@ -13,8 +13,11 @@ import { spawn } from "./_lib.ts";
 import { LEGACY, type Mode, serverCommand } from "./_stdio_clients.ts";
 import type { ClientName } from "./_stdio_clients.ts";
 
-/** How the message travels: a stdio line, an HTTP JSON body, or one SSE event. */
-export type PeakPath = "stdio" | "json" | "sse";
+/**
+ * How the message travels: a stdio line, an HTTP JSON body (with a `Content-Length`, or
+ * `chunked` without one), or one SSE event.
+ */
+export type PeakPath = "stdio" | "json" | "chunked" | "sse";
 
 /** A connected contestant: `big(bytes)` asks for a response of `bytes` bytes. */
 export interface PeakSession {

@@ -39,12 +39,13 @@ import { connectPeak, type PeakPath, textLength } from "./_peak_clients.ts";
 import type { ClientName, Mode } from "./_stdio_clients.ts";
 
 const CLIENTS: ClientName[] = ["raw", "ours", "official"];
-const PATHS: PeakPath[] = ["stdio", "json", "sse"];
+const PATHS: PeakPath[] = ["stdio", "json", "chunked", "sse"];
 const MiB = 2 ** 20;
 const flags = parseFlags(scriptArgs());
 const LABELS: Record<PeakPath, string> = {
   stdio: "stdio line (maxMessageBytes)",
   json: "JSON body (maxResponseBytes)",
+  chunked: "chunked JSON body (maxResponseBytes)",
   sse: "SSE event (maxEventBytes)",
 };
 
@@ -102,7 +103,12 @@ async function driver(): Promise<void> {
         let running: RunningServer | undefined;
         let result: Record<string, unknown>;
         try {
-          if (path !== "stdio") running = await startServer("minimal", { sse: path === "sse" });
+          if (path !== "stdio") {
+            running = await startServer("minimal", {
+              sse: path === "sse",
+              chunked: path === "chunked",
+            });
+          }
           const args = ["--worker", "--client", client, "--path", path, "--mib", mib];
           args.push("--mode", setup.mode, "--url", running?.url ?? "");
           result = await runWorker(runtimeArgv(script, args, deno), 300_000);

@@ -6,6 +6,8 @@
 // are: --server minimal|everything, --mode auto|legacy, --quick, --seq N, --par N,
 // --connects N, --calls N, --json.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -30,6 +32,8 @@ const argv = process.argv.slice(2);
 const benches = [];
 const runtimes = [];
 let runs = "3";
+let report = false; // --report: also write bench/REPORT.md and its charts
+let note; // --note TEXT: a line under the machine in the report
 const passThrough = [];
 for (let i = 0; i < argv.length; i++) {
   const arg = argv[i];
@@ -41,17 +45,21 @@ for (let i = 0; i < argv.length; i++) {
     benches.push(arg);
   } else if (arg === "--runtime") runtimes.push(...argv[++i].split(","));
   else if (arg.startsWith("--runtime=")) runtimes.push(...arg.slice(10).split(","));
+  else if (arg === "--report") report = true;
+  else if (arg === "--note") note = argv[++i];
   else if (arg === "--runs") runs = argv[++i];
   else if (arg.startsWith("--runs=")) runs = arg.slice(7);
   else if (arg === "-h" || arg === "--help") {
     console.log(
       "usage: node bench/run.mjs [stdio|http|peak|soak] [--runtime deno|bun] [--runs 3] " +
-        "[--server minimal|everything] [--mode auto|legacy] [--quick] [--json]",
+        "[--server minimal|everything] [--mode auto|legacy] [--quick] [--json] " +
+        "[--report [--note TEXT]]",
     );
     process.exit(0);
   } else passThrough.push(arg);
 }
-if (benches.length === 0) benches.push("stdio", "http");
+// The report compares the clients: the benches with the official client and the raw floor.
+if (benches.length === 0) benches.push("stdio", "http", ...(report ? ["peak"] : []));
 if (runtimes.length === 0) runtimes.push("deno", "bun");
 for (const runtime of runtimes) {
   if (runtime !== "deno" && runtime !== "bun") {
@@ -61,11 +69,14 @@ for (const runtime of runtimes) {
 }
 
 const started = Date.now();
+const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+const loadStart = loadAverage();
+const collected = [];
 let failed = false;
 for (const bench of benches) {
   for (const runtime of runtimes) {
     const script = join(here, `${bench}.ts`);
-    const args = ["--runs", runs, ...passThrough];
+    const args = ["--runs", runs, ...passThrough, ...(report ? ["--json"] : [])];
     const [command, commandArgs] = runtime === "deno"
       ? [bin("deno"), [
         "run",
@@ -78,9 +89,21 @@ for (const bench of benches) {
     console.log(`\n######## ${bench} · ${runtime}`);
     const result = spawnSync(command, commandArgs, {
       cwd: root,
-      stdio: "inherit",
+      // With --report the results are read from stdout (and printed as they were).
+      stdio: report ? ["inherit", "pipe", "inherit"] : "inherit",
+      maxBuffer: 256 * 1024 * 1024,
       env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
     });
+    if (report) {
+      const out = result.stdout?.toString() ?? "";
+      const lines = out.split("\n");
+      process.stdout.write(lines.filter((l) => !l.startsWith("BENCH_JSON ")).join("\n"));
+      const json = lines.find((l) => l.startsWith("BENCH_JSON "));
+      if (json !== undefined) {
+        const { results } = JSON.parse(json.slice("BENCH_JSON ".length));
+        collected.push({ bench, runtime, runs: Number(runs), results });
+      }
+    }
     if (result.status !== 0) {
       failed = true;
       console.error(`${bench} under ${runtime} exited with ${result.status ?? result.signal}`);
@@ -88,4 +111,48 @@ for (const bench of benches) {
   }
 }
 console.log(`\nall benchmarks done in ${Math.round((Date.now() - started) / 1000)} s`);
+if (report) writeReport();
 process.exit(failed ? 1 : 0);
+
+/** The load average (1, 5, 15 min), as `bench/_runtime.ts` prints it. */
+function loadAverage() {
+  return os.loadavg().map((v) => v.toFixed(2)).join(" / ");
+}
+
+/** The first line a command prints, or "?" (for the runtimes' versions). */
+function versionOf(command, args) {
+  const out = spawnSync(command, args, { encoding: "utf8" });
+  return (out.stdout ?? "").split("\n")[0].trim() || "?";
+}
+
+/** Writes bench/REPORT.md and its charts (bench/report.ts draws them) from `collected`. */
+function writeReport() {
+  const cpus = os.cpus();
+  const input = {
+    command: `node bench/run.mjs ${argv.join(" ")}`,
+    machine: {
+      cores: cpus.length,
+      cpu: cpus[0]?.model ?? "?",
+      memoryGiB: os.totalmem() / 2 ** 30,
+      os: `${os.type()} ${os.release()} ${os.arch()}`,
+      versions: {
+        deno: versionOf(bin("deno"), ["--version"]).replace(/^deno /, ""),
+        bun: versionOf(bin("bun"), ["--version"]),
+        node: process.version,
+      },
+      loadStart,
+      loadEnd: loadAverage(),
+      date: startedAt,
+      ...(note ? { note } : {}),
+    },
+    benches: collected,
+  };
+  const dir = mkdtempSync(join(os.tmpdir(), "bench-report-"));
+  const file = join(dir, "results.json");
+  writeFileSync(file, JSON.stringify(input));
+  const written = spawnSync(bin("bun"), [join(here, "report.ts"), file, here], {
+    stdio: "inherit",
+  });
+  if (written.status !== 0) process.exit(1);
+  console.log(`(the results: ${file}; \`bun bench/report.ts ${file}\` draws the report again)`);
+}

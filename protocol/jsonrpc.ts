@@ -217,6 +217,10 @@ export function decodeMessage(input: unknown): DecodeResult {
   if (!isObject(value)) {
     return { ok: false, reason: "not_object", detail: "a message must be a JSON object" };
   }
+  if (value.jsonrpc === "2.0" && (isResult(value) || isRequest(value))) {
+    // The common messages first, with nothing allocated for a refusal they do not get.
+    return { ok: true, message: value as JsonRpcMessage };
+  }
   const answers = value.method === undefined &&
       (typeof value.id === "string" || typeof value.id === "number")
     ? { id: value.id }

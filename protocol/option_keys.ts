@@ -33,9 +33,16 @@
  */
 export function checkKeys<T>(value: T, known: Iterable<string>, where: string): T {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const names = known instanceof Set ? known as Set<string> : new Set(known);
-  for (const key of Object.keys(value)) {
-    if (names.has(key)) continue;
+  // Checked on every request: no set is built unless a key is unknown (options are small).
+  const has = known instanceof Set
+    ? (key: string) => (known as Set<string>).has(key)
+    : Array.isArray(known)
+    ? (key: string) => (known as readonly string[]).includes(key)
+    : undefined;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (has !== undefined ? has(key) : new Set(known).has(key)) continue;
+    const names = new Set(known);
     const near = nearest(key, names);
     const hint = near === undefined ? "" : ` (did you mean "${near}"?)`;
     throw new TypeError(`Unknown option ${JSON.stringify(key)} in ${where}${hint}`);

@@ -8,7 +8,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { decodeOwned } from "./_bytes.ts";
+import { byteCarry, decodeOwned, releaseChunk } from "./_bytes.ts";
 
 /**
  * Whether a large body of known length is read with a BYOB reader into one buffer of its
@@ -73,14 +73,19 @@ export function utf8Length(text: string, limit: number): number {
  * streams) is cancelled and gives `McpError` kind `protocol`, reason `response_too_large`.
  */
 export async function readBounded(response: Response, limit: number): Promise<Uint8Array> {
-  return (await gather(response, limit)).bytes;
+  const { bytes, free } = await gather(response, limit);
+  if (free === undefined) return bytes;
+  // A view of a buffer reserved for up to the limit: the caller keeps a tight copy.
+  const copy = bytes.slice();
+  free();
+  return copy;
 }
 
 /** A body's bytes, and whether they are a buffer of our own (not a chunk of the runtime's). */
 async function gather(
   response: Response,
   limit: number,
-): Promise<{ bytes: Uint8Array; owned: boolean }> {
+): Promise<{ bytes: Uint8Array; owned: boolean; free?: () => void }> {
   const declared = declaredLength(response);
   if (Number.isFinite(declared)) {
     if (declared > limit) {
@@ -101,27 +106,35 @@ async function gather(
     return { bytes, owned: true };
   }
   if (response.body === null) return { bytes: new Uint8Array(0), owned: false };
+  // Of unknown length (chunked): each chunk is copied into one buffer of our own as it
+  // arrives and a large one freed at once, so the chunks of a body at the limit are never
+  // alive beside their joined copy (Bun frees a read chunk only at its next collection).
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const carry = byteCarry(limit);
+  let first: Uint8Array | undefined; // a body of one chunk is used as it is
   while (true) {
     const { done, value } = await reader.read();
     if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
+    if (value.byteLength === 0) continue;
+    if (carry.length + (first?.byteLength ?? 0) + value.byteLength > limit) {
+      carry.clear();
       await reader.cancel().catch(() => {});
       throw tooLarge(limit);
     }
-    chunks.push(value);
+    if (first === undefined && carry.length === 0) {
+      first = value;
+      continue;
+    }
+    if (first !== undefined) {
+      carry.append(first);
+      releaseChunk(first);
+      first = undefined;
+    }
+    carry.append(value);
+    releaseChunk(value);
   }
-  if (chunks.length === 1) return { bytes: chunks[0], owned: false };
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { bytes, owned: true };
+  if (first !== undefined) return { bytes: first, owned: false };
+  return { bytes: carry.view(), owned: true, free: () => carry.clear() };
 }
 
 const utf8 = new TextDecoder();
@@ -141,8 +154,11 @@ export async function readBoundedText(response: Response, limit: number): Promis
   }
   // Large, or of unknown length: from bytes (whose length is known exactly), freeing our own
   // copy as soon as it is decoded, so that it is not alive beside the text and the parsed value.
-  const { bytes, owned } = await gather(response, limit);
-  return owned ? decodeOwned(bytes) : utf8.decode(bytes);
+  const { bytes, owned, free } = await gather(response, limit);
+  if (free === undefined) return owned ? decodeOwned(bytes) : utf8.decode(bytes);
+  const text = utf8.decode(bytes);
+  free();
+  return text;
 }
 
 /**

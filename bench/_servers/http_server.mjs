@@ -4,10 +4,14 @@
 // Runs under Deno (Deno.serve), Bun (Bun.serve) and Node (node:http), bound to 127.0.0.1
 // on a free port, which it prints as `LISTENING <port>` on stdout. Serves `/mcp`. With
 // BENCH_SSE=1 in its environment it answers requests after the handshake with an event
-// stream (one event) instead.
+// stream (one event) instead. With BENCH_CHUNKED=1 every JSON body goes out as a stream in
+// 64 KiB pieces, with no Content-Length (chunked transfer encoding).
 import { answer } from "./_mcp.mjs";
 
-const SSE = (globalThis.Deno?.env.get("BENCH_SSE") ?? globalThis.process?.env.BENCH_SSE) === "1";
+const env = (name) => globalThis.Deno?.env.get(name) ?? globalThis.process?.env[name];
+const SSE = env("BENCH_SSE") === "1";
+const CHUNKED = env("BENCH_CHUNKED") === "1";
+const PIECE = 64 * 1024;
 const SSE_HEADERS = { "content-type": "text/event-stream" };
 
 const sessions = new Set();
@@ -87,9 +91,20 @@ async function webHandler(request) {
   const url = new URL(request.url);
   const text = request.method === "POST" ? await request.text() : "";
   const out = serve(request.method, url.pathname, (name) => request.headers.get(name), text);
-  return new Response(out.body === "" ? null : out.body, {
-    status: out.status,
-    headers: out.headers,
+  const body = out.body === "" ? null : CHUNKED ? pieces(out.body) : out.body;
+  return new Response(body, { status: out.status, headers: out.headers });
+}
+
+/** `text` as a stream of 64 KiB pieces (so the response has no Content-Length). */
+function pieces(text) {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + PIECE));
+      at += PIECE;
+    },
   });
 }
 

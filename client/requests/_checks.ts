@@ -44,7 +44,13 @@ export function checkOptions<T extends RequestOptions>(
 ): T {
   if (options === undefined) return {} as T;
   if (!isObject(options)) throw new TypeError("options must be an object");
-  checkKeys(options, [...REQUEST_KEYS, ...extra], "the request options");
+  for (const key in options) {
+    // The common case (known keys only) builds no list; an unknown key gets the full message.
+    if (REQUEST_KEYS.includes(key) || extra.includes(key) || !Object.hasOwn(options, key)) {
+      continue;
+    }
+    checkKeys(options, [...REQUEST_KEYS, ...extra], "the request options");
+  }
   const { timeout, maxTotalTimeout, signal, onProgress } = options;
   for (
     const [key, value] of [["timeout", timeout], ["maxTotalTimeout", maxTotalTimeout]] as const

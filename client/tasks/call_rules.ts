@@ -43,9 +43,19 @@ export function serverRunsToolTasks(capabilities: JsonObject): boolean {
   return isObject(tools) && tools.call !== undefined && tools.call !== false;
 }
 
+/** What a call without options runs with (checked once; never handed out to change). */
+const NO_TASK_OPTIONS = Object.freeze({
+  task: undefined,
+  taskTtl: undefined,
+  onStatus: undefined,
+  call: Object.freeze({}) as CallOptions,
+});
+
 /** The task options of a call, checked, and the rest of its options. */
 export function checkTaskOptions(options: ToolCallOptions | undefined) {
-  if (options !== undefined && !isObject(options)) throw new TypeError("options must be an object");
+  // The common call has no options: nothing to split or check.
+  if (options === undefined) return NO_TASK_OPTIONS;
+  if (!isObject(options)) throw new TypeError("options must be an object");
   const { task, taskTtl, onStatus, ...rest } = options ?? {};
   if (task !== undefined && task !== "return" && task !== "await") {
     throw new TypeError('option "task" must be "return" or "await"');

@@ -243,3 +243,35 @@ test("http body: a large body is read whole by its length; the limit still holds
   const chunked = new Response(byteStream(pieces(bytes, 20_000)));
   assertEquals(await readBoundedText(chunked, bytes.length), text);
 });
+
+test("http body: a chunked body is joined as it arrives, each large chunk freed at once", async () => {
+  const text = mixed(300_000);
+  const bytes = encoder.encode(text);
+  // As Bun's bodies come: not a byte stream, fresh chunks of 64 KiB and more.
+  const chunks = pieces(bytes, 70_000);
+  const seen: Uint8Array[] = [];
+  let i = 0;
+  const body = () =>
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (i >= chunks.length) return controller.close();
+        const chunk = chunks[i++].slice();
+        seen.push(chunk);
+        controller.enqueue(chunk);
+      },
+    });
+  assertEquals(await readBoundedText(new Response(body()), bytes.length), text);
+  assertEquals(seen.length, chunks.length);
+  if (canTransfer) {
+    // Copied into one buffer and freed as they came: never alive beside their joined copy.
+    for (const chunk of seen.slice(0, -1)) assertEquals(chunk.byteLength, 0);
+  }
+  i = 0;
+  assertEquals(await readBounded(new Response(body()), bytes.length), bytes);
+  // One chunk: used as it is. Past the limit: refused, whatever arrived so far let go.
+  assertEquals(await readBoundedText(new Response(new Blob([bytes]).stream()), bytes.length), text);
+  i = 0;
+  const refused = await readBoundedText(new Response(body()), bytes.length - 1)
+    .then(() => undefined, (e) => e);
+  assert(isMcpError(refused) && refused.reason === "response_too_large", String(refused));
+});
