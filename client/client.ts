@@ -183,7 +183,12 @@ export function createClient(options: ClientOptions): McpClient {
       // A store that already holds a fresh tool listing fills cachedTools() first.
       return connection.ready(timeout).then(() => cache.warm());
     },
-    status: connection.status,
+    status() {
+      const status = connection.status();
+      const containment = resolved.transport.containment?.();
+      if (containment !== undefined) status.containment = containment;
+      return status;
+    },
     era() {
       const era = connection.currentEra();
       if (era === undefined) {
@@ -251,6 +256,7 @@ export function createClient(options: ClientOptions): McpClient {
     lists,
     cache,
     identity: () => serverIdentity(resolved.transport),
+    containment: () => resolved.transport.containment?.(),
     plain: {
       callTool: rawCall as McpClient["callTool"],
       getPrompt: prompt,

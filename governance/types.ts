@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { ClientStatus } from "../client/api.ts";
 import type { Tool, ToolResult } from "../client/shapes.ts";
 
 export type { Tool, ToolResult };
@@ -30,6 +31,11 @@ export interface GovernanceContext {
   server: string;
   /** The tool's definition, once it is known (absent for prompts and resources). */
   tool?: Tool;
+  /**
+   * How the server process is contained (a stdio server's `status().containment`):
+   * `"deno-permissions"`, `"bwrap"` or `"none"`; absent for HTTP and in-process servers.
+   */
+  containment?: ClientStatus["containment"];
 }
 
 /** Who a listing or call is for: the caller's `principal` and `assigns`. */
