@@ -91,7 +91,9 @@ function unique(names: readonly string[]): string[] {
 
 /** Why nothing applies on this platform, for a command Deno cannot run. */
 function noSandbox(host: HostFacts, denoCould: boolean): string {
-  const deno = denoCould ? "no deno executable was found, and " : "the command is not one Deno runs, and ";
+  const deno = denoCould
+    ? "no deno executable was found, and "
+    : "the command is not one Deno runs, and ";
   if (host.platform === "linux") return `${deno}bwrap is not installed (Debian package bubblewrap)`;
   if (host.platform === "darwin") {
     return `${deno}macOS sandboxing (sandbox-exec) is not supported yet`;

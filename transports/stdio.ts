@@ -252,16 +252,16 @@ export function stdio(options: StdioOptions): StdioTransport {
     try {
       child = settings.spawn(spawn);
     } catch (error) {
-        if (error instanceof McpError || error instanceof TypeError) {
-          return Promise.reject(error);
-        }
-        return Promise.reject(
-          new McpError(`Cannot start "${settings.command}"`, {
-            kind: "transport",
-            reason: "spawn_failed",
-            cause: error,
-          }),
-        );
+      if (error instanceof McpError || error instanceof TypeError) {
+        return Promise.reject(error);
+      }
+      return Promise.reject(
+        new McpError(`Cannot start "${settings.command}"`, {
+          kind: "transport",
+          reason: "spawn_failed",
+          cause: error,
+        }),
+      );
     }
     latest = startLink(child, secrets.empty ? sink : guardSink(sink, secrets), settings);
     return Promise.resolve(latest);
@@ -281,7 +281,12 @@ export function stdio(options: StdioOptions): StdioTransport {
       }
       // The launcher loads only for a sandboxed server.
       return import("../sandbox/launch.ts").then(({ sandboxPlan }) => {
-        const plan = sandboxPlan(profile, { command: settings.command, args, env, cwd: options.cwd });
+        const plan = sandboxPlan(profile, {
+          command: settings.command,
+          args,
+          env,
+          cwd: options.cwd,
+        });
         containment = plan.containment;
         for (const warning of plan.warnings) {
           try {

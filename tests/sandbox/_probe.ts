@@ -24,7 +24,9 @@ export function bwrapState(): { ok: true } | { ok: false; why: string } {
     encoding: "utf8",
   });
   if (probe.error) return { ok: false, why: "bwrap is not installed (Debian package bubblewrap)" };
-  if (probe.status !== 0) return { ok: false, why: `bwrap cannot run here: ${probe.stderr.trim()}` };
+  if (probe.status !== 0) {
+    return { ok: false, why: `bwrap cannot run here: ${probe.stderr.trim()}` };
+  }
   return { ok: true };
 }
 

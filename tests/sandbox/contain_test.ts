@@ -16,37 +16,41 @@ for (const how of ["deno", "bwrap"] as const) {
   const name = how === "deno" ? "Deno permissions" : "bubblewrap";
   const reason = skip && !bwrap.ok ? ` (skipped: ${bwrap.why})` : "";
 
-  test(`sandbox, ${name}: an empty profile refuses the secret, the write, the port and the child${reason}`, async () => {
-    const w = await world();
-    try {
-      await using client = await sandboxed(how, w, { read: [w.project] });
-      assertEquals(client.status().containment, how === "deno" ? "deno-permissions" : "bwrap");
-      const got = await probeAll(client, w);
-      // Deno refuses each with NotCapable. In bubblewrap the home folder and the outside folder
-      // are not there at all, the port is on a loopback of the server's own, and the seccomp
-      // filter refuses the fork.
-      assertEquals(
-        got,
-        how === "deno"
-          ? {
-            read: "refused: NotCapable",
-            write: "refused: NotCapable",
-            net: "refused: NotCapable",
-            spawn: "refused: NotCapable",
-          }
-          : {
-            read: "refused: ENOENT",
-            write: "refused: ENOENT",
-            net: "refused: ECONNREFUSED",
-            spawn: "refused: EPERM",
-          },
-      );
-      assert(!JSON.stringify(got).includes(SECRET), "the secret never came back");
-      assert(!existsSync(join(w.outside, "x.txt")), "nothing was written outside");
-    } finally {
-      await w.close();
-    }
-  }, { ignore: skip, timeout: 30_000 });
+  test(
+    `sandbox, ${name}: an empty profile refuses the secret, the write, the port and the child${reason}`,
+    async () => {
+      const w = await world();
+      try {
+        await using client = await sandboxed(how, w, { read: [w.project] });
+        assertEquals(client.status().containment, how === "deno" ? "deno-permissions" : "bwrap");
+        const got = await probeAll(client, w);
+        // Deno refuses each with NotCapable. In bubblewrap the home folder and the outside folder
+        // are not there at all, the port is on a loopback of the server's own, and the seccomp
+        // filter refuses the fork.
+        assertEquals(
+          got,
+          how === "deno"
+            ? {
+              read: "refused: NotCapable",
+              write: "refused: NotCapable",
+              net: "refused: NotCapable",
+              spawn: "refused: NotCapable",
+            }
+            : {
+              read: "refused: ENOENT",
+              write: "refused: ENOENT",
+              net: "refused: ECONNREFUSED",
+              spawn: "refused: EPERM",
+            },
+        );
+        assert(!JSON.stringify(got).includes(SECRET), "the secret never came back");
+        assert(!existsSync(join(w.outside, "x.txt")), "nothing was written outside");
+      } finally {
+        await w.close();
+      }
+    },
+    { ignore: skip, timeout: 30_000 },
+  );
 
   test(`sandbox, ${name}: a profile that allows them lets each one through${reason}`, async () => {
     const w = await world();
