@@ -65,7 +65,7 @@ export const SECCOMP_FD = 3;
  * import { checkSandbox } from "./profile.ts";
  *
  * const args = bwrapArgs(checkSandbox({ read: ["/srv"] }, "sandbox"), "node", ["/srv/server.js"], {});
- * if (!args.includes("--unshare-net") || args.at(-2) !== "node") throw new Error("unexpected");
+ * if (args.includes("--share-net") || args.at(-2) !== "node") throw new Error("unexpected");
  * ```
  */
 export function bwrapArgs(

@@ -208,6 +208,9 @@ function check(options: StdioOptions): Settings {
  *   group of its own, the server does not get a terminal's Ctrl-C; it sees its stdin
  *   close when this process ends.
  * - Each `open()` starts a new process, so a client reconnects by opening again.
+ * - With `sandbox`, the server runs under exactly those Deno permissions (a server Deno can
+ *   run) or in bubblewrap (any other command, on Linux); `containment()` says which. The
+ *   sandbox's code loads on the first `open()`.
  *
  * @param options The command and how to run it.
  * @returns The transport.
@@ -223,6 +226,19 @@ function check(options: StdioOptions): Settings {
  *   env: { LOG_LEVEL: "debug" },
  *   stderr: "inherit",
  * }));
+ * ```
+ *
+ * @example A server that may read one folder and nothing else
+ * ```ts ignore
+ * import { connect, stdio } from "../mod.ts";
+ *
+ * const transport = stdio({
+ *   command: "deno",
+ *   args: ["run", "jsr:@example/notes-server"],
+ *   sandbox: { read: ["/home/me/notes"], required: true },
+ * });
+ * const client = await connect(transport);
+ * console.log(transport.containment()); // "deno-permissions"
  * ```
  *
  * @example Open a link by hand
