@@ -128,6 +128,7 @@ import "./sandbox/everything_test.ts";
 import "./sandbox/lean_test.ts";
 import "./sandbox/plan_test.ts";
 import "./sandbox/policy_test.ts";
+import "./sandbox/required_test.ts";
 import "./security/adapters_cassette_test.ts";
 import "./security/adapters_kits_test.ts";
 import "./security/cli_browser_test.ts";
