@@ -27,6 +27,8 @@ export {
   spawnProcess,
 } from "./runtime/spawn.ts";
 export {
+  type Containment,
+  type SandboxOptions,
   stdio,
   type StdioLink,
   type StdioOptions,

@@ -54,6 +54,8 @@ export interface GovernedDeps {
   governance: Governance;
   /** The `name` option. */
   name?: string;
+  /** How the server process is contained (the transport's `containment()`). */
+  containment?: () => Scope["containment"];
   /** The plain listing methods. */
   lists: ListingMethods;
   /** The client's cache (the raw last tool listing). */
@@ -161,10 +163,12 @@ export function governedMethods(deps: GovernedDeps): GovernedMethods {
     return id;
   });
   named.catch(() => {});
-  const scopeOf = async (view: ToolViewOptions): Promise<Scope> => ({
-    ...view,
-    server: server ?? await named,
-  });
+  const scopeOf = async (view: ToolViewOptions): Promise<Scope> => {
+    const scope: Scope = { ...view, server: server ?? await named };
+    const containment = deps.containment?.();
+    if (containment !== undefined) scope.containment = containment;
+    return scope;
+  };
   const raw = (): Tool[] | undefined => {
     try {
       return cache.cachedTools();

@@ -9,6 +9,7 @@ import type { McpError } from "../protocol/errors.ts";
 import type { Implementation, LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { HttpAuth, SetAuthOptions } from "../transports/streamable_http.ts";
+import type { Containment } from "../transports/transport.ts";
 import type { TaskMethods } from "./task_api.ts";
 import type {
   CallOptions,
@@ -50,6 +51,12 @@ export interface ClientStatus {
   attempts: number;
   /** The last failure of the connection, if any. */
   error?: McpError;
+  /**
+   * How the server process is contained, for a stdio server: `"deno-permissions"`,
+   * `"bwrap"` or `"none"` (absent for HTTP and in-process servers, and for a sandboxed
+   * server before its first start). Policy rules match it with `sandboxed`.
+   */
+  containment?: Containment;
 }
 
 /** What the server reported in the handshake, with the negotiated era and version. */

@@ -182,7 +182,12 @@ export function createClient(options: ClientOptions): McpClient {
       // A store that already holds a fresh tool listing fills cachedTools() first.
       return connection.ready(timeout).then(() => cache.warm());
     },
-    status: connection.status,
+    status() {
+      const status = connection.status();
+      const containment = resolved.transport.containment?.();
+      if (containment !== undefined) status.containment = containment;
+      return status;
+    },
     era() {
       const era = connection.currentEra();
       if (era === undefined) {
@@ -253,6 +258,7 @@ export function createClient(options: ClientOptions): McpClient {
     name: resolved.name,
     lists,
     cache,
+    containment: () => resolved.transport.containment?.(),
     plain: {
       callTool: rawCall as McpClient["callTool"],
       getPrompt: prompt,

@@ -19,6 +19,11 @@ function denied(reason: string, message: string, data: Record<string, unknown>):
   return new McpError(message, { kind: "denied", reason, data });
 }
 
+/** Whether the server runs in a sandbox (Deno's permissions or bubblewrap). */
+function isSandboxed(ctx: GovernanceContext): boolean {
+  return ctx.containment === "deno-permissions" || ctx.containment === "bwrap";
+}
+
 function ruleData(verdict: PolicyVerdict): Record<string, unknown> {
   const data: Record<string, unknown> = { decision: verdict.decision };
   if (verdict.rule !== undefined) data.rule = verdict.rule;
@@ -124,6 +129,7 @@ export function createApproval(
       server: ctx.server,
       principal: ctx.principal,
       annotations: tool.annotations,
+      sandboxed: isSandboxed(ctx),
     });
 
   /** The rest of the policy stage, for a verdict other than `allow`. */
@@ -171,6 +177,7 @@ export function createApproval(
       name,
       server: ctx.server,
       principal: ctx.principal,
+      sandboxed: isSandboxed(ctx),
     });
     if (verdict.decision === "allow") return;
     const what = `${kind} "${name}"`;

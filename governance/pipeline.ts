@@ -34,6 +34,7 @@ export type { Finish, Governance, Scope, ToolCall };
 function contextOf(scope: Scope, tool?: Tool): GovernanceContext {
   const ctx: GovernanceContext = { assigns: scope.assigns ?? {}, server: scope.server };
   if (scope.principal !== undefined) ctx.principal = scope.principal;
+  if (scope.containment !== undefined) ctx.containment = scope.containment;
   if (tool !== undefined) ctx.tool = tool;
   return ctx;
 }

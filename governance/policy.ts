@@ -14,6 +14,10 @@
  *   rule with `annotations` matches tool requests only.
  * - `servers`, `principals`: names or globs of the server and of the caller (a rule naming
  *   `principals` never matches a call without one).
+ * - `sandboxed`: whether the server runs in a sandbox (its `status().containment` is
+ *   `"deno-permissions"` or `"bwrap"`). `sandboxed: false` matches every other server:
+ *   a stdio server without one, and HTTP and in-process servers (which this client does
+ *   not contain).
  *
  * @module
  */
@@ -54,6 +58,8 @@ export interface PolicyRule {
   servers?: Pattern | Pattern[];
   /** Principals or globs. */
   principals?: Pattern | Pattern[];
+  /** Whether the server runs in a sandbox (Deno's permissions or bubblewrap). */
+  sandboxed?: boolean;
   /** What to do when the rule matches. */
   decision: Decision;
 }
@@ -70,6 +76,8 @@ export interface PolicyRequest {
   principal?: string;
   /** The tool's annotations, as listed. */
   annotations?: Record<string, unknown>;
+  /** Whether the server runs in a sandbox (absent: it does not). */
+  sandboxed?: boolean;
 }
 
 /** The outcome: the decision, and the rule that made it (absent for the default). */
@@ -102,6 +110,7 @@ const RULE_KEYS = new Set([
   "annotations",
   "servers",
   "principals",
+  "sandboxed",
   "decision",
 ]);
 const KIND_KEYS: Record<PolicyKind, "tools" | "prompts" | "resources"> = {
@@ -178,6 +187,10 @@ export function compileRule(rule: unknown, key: string): CompiledRule {
   const servers = list("servers");
   const principals = list("principals");
   const hints = annotationMatch(r.annotations, `${key}.annotations`);
+  if (r.sandboxed !== undefined && typeof r.sandboxed !== "boolean") {
+    throw new TypeError(`option "${key}.sandboxed" must be true or false`);
+  }
+  const sandboxed = r.sandboxed as boolean | undefined;
   const anyKind = byKind.tools === undefined && byKind.prompts === undefined &&
     byKind.resources === undefined;
   return {
@@ -193,6 +206,7 @@ export function compileRule(rule: unknown, key: string): CompiledRule {
         }
       }
       if (servers !== undefined && !servers(request.server)) return false;
+      if (sandboxed !== undefined && (request.sandboxed === true) !== sandboxed) return false;
       if (principals !== undefined) {
         if (request.principal === undefined || !principals(request.principal)) return false;
       }

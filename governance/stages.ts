@@ -6,12 +6,14 @@
  * @module
  */
 
-import type { Caller, Tool, ToolResult } from "./types.ts";
+import type { Caller, GovernanceContext, Tool, ToolResult } from "./types.ts";
 
 /** Who a listing or call is for, and on which server. */
 export interface Scope extends Caller {
   /** The server's name. */
   server: string;
+  /** How the server process is contained, when known (see `GovernanceContext`). */
+  containment?: GovernanceContext["containment"];
 }
 
 /** A tool call for {@linkcode Governance.callTool}. */

@@ -30,6 +30,11 @@ export interface GovernanceContext {
   server: string;
   /** The tool's definition, once it is known (absent for prompts and resources). */
   tool?: Tool;
+  /**
+   * How the server process is contained (a stdio server's `status().containment`):
+   * `"deno-permissions"`, `"bwrap"` or `"none"`; absent for HTTP and in-process servers.
+   */
+  containment?: "deno-permissions" | "bwrap" | "none";
 }
 
 /** Who a listing or call is for: the caller's `principal` and `assigns`. */

@@ -1,6 +1,7 @@
 /**
  * Private: one server entry of a config file as a hub server. Stdio entries take
- * `command`, `args`, `env`, `cwd`; HTTP entries `url` and `headers`; `type` is checked
+ * `command`, `args`, `env`, `cwd` and `sandbox` (`{ read, write, net, env, run, required }`,
+ * variables expanded in its strings); HTTP entries `url` and `headers`; `type` is checked
  * against them where given (`"sse"` and `"streamable-http"` are reached over Streamable
  * HTTP). Variables are expanded in every string value (`_expand.ts`). Keys the hub has no
  * use for (a host's own, such as `envFile` or `timeout`) are left out with a warning.
@@ -8,11 +9,23 @@
  * @module
  */
 
+import { checkSandbox } from "../transports/stdio.ts";
 import type { HubServer } from "./types.ts";
 import { configError, type ConfigPlace } from "./_config_error.ts";
 import { expand, type Sources } from "./_expand.ts";
 
-const KNOWN = new Set(["type", "command", "args", "env", "cwd", "url", "headers", "disabled"]);
+const KNOWN = new Set([
+  "type",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "sandbox",
+  "url",
+  "headers",
+  "disabled",
+]);
+const SANDBOX_LISTS = ["read", "write", "net", "env", "run"];
 const HTTP_TYPES = new Set(["http", "sse", "streamable-http", "streamableHttp"]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -41,6 +54,39 @@ async function text(value: unknown, sources: Sources, place: ConfigPlace): Promi
     throw configError(place, "invalid_value", "must be a non-empty string");
   }
   return await expand(value, sources, place);
+}
+
+/** A stdio entry's `sandbox`: its lists' strings expanded, then checked as `stdio()` will. */
+async function sandboxOf(
+  value: unknown,
+  sources: Sources,
+  place: ConfigPlace & { key: string },
+): Promise<Record<string, unknown>> {
+  if (!isRecord(value)) throw configError(place, "invalid_value", "must be an object");
+  const sandbox: Record<string, unknown> = { ...value };
+  for (const list of SANDBOX_LISTS) {
+    const items = value[list];
+    if (!Array.isArray(items)) continue;
+    sandbox[list] = await Promise.all(
+      items.map((item, i) =>
+        typeof item === "string"
+          ? expand(item, sources, { ...place, key: `${place.key}.${list}[${i}]` })
+          : item
+      ),
+    );
+  }
+  try {
+    checkSandbox(sandbox, place.key);
+  } catch (error) {
+    // The check's message names the key (e.g. `mcpServers.fs.sandbox.read[0]`), never a value.
+    const message = (error as Error).message;
+    const named = message.startsWith(place.key) ? message.split(" ", 1)[0] : place.key;
+    const problem = named === place.key && !message.startsWith(place.key)
+      ? message
+      : message.slice(named.length).trim();
+    throw configError({ ...place, key: named }, "invalid_value", problem, error);
+  }
+  return sandbox;
 }
 
 /**
@@ -99,6 +145,9 @@ export async function configEntry(
     }
     if (entry.env !== undefined) server.env = await strings(entry.env, sources, at("env"));
     if (entry.cwd !== undefined) server.cwd = await text(entry.cwd, sources, at("cwd"));
+    if (entry.sandbox !== undefined) {
+      server.sandbox = await sandboxOf(entry.sandbox, sources, at("sandbox"));
+    }
     return server as unknown as HubServer;
   }
   if (entry.url !== undefined) {
@@ -107,6 +156,13 @@ export async function configEntry(
         at("type"),
         "invalid_value",
         `must be "http" or "sse" for an entry with a url`,
+      );
+    }
+    if (entry.sandbox !== undefined) {
+      throw configError(
+        at("sandbox"),
+        "invalid_entry",
+        "a sandbox applies to servers started with a command",
       );
     }
     const url = await text(entry.url, sources, at("url"));

@@ -15,6 +15,7 @@ import type { GovernanceOptions } from "../governance/options.ts";
 import { createGovernance } from "../governance/create.ts";
 import { taskResults } from "../governance/task_results.ts";
 import type { Task } from "../protocol/tasks.ts";
+import type { ClientStatus } from "../client/api.ts";
 import type {
   CallOptions,
   GetPromptResult,
@@ -69,10 +70,13 @@ export interface Governed {
   watch(uri: string, server: string, send: (uri: string) => Promise<void>): Promise<void>;
 }
 
-const scopeOf = (server: string, options?: { principal?: string; assigns?: unknown }) => ({
+type Containment = ClientStatus["containment"];
+
+const baseScope = (server: string, options?: { principal?: string; assigns?: unknown }) => ({
   server,
   principal: options?.principal,
   assigns: options?.assigns as Record<string, unknown> | undefined,
+  containment: undefined as Containment,
 });
 
 /**
@@ -81,6 +85,8 @@ const scopeOf = (server: string, options?: { principal?: string; assigns?: unkno
  * @param options The hub's `governance` option, or `undefined`.
  * @param catalogue The merged catalogue.
  * @param warn Where governance warnings go.
+ * @param containmentOf How a server's process is contained (its client's `status()`), for
+ *   the `sandboxed` rules.
  * @returns The steps.
  * @throws {TypeError} Naming a malformed governance option.
  */
@@ -88,6 +94,7 @@ export function governed(
   options: Omit<GovernanceOptions, "warn"> | undefined,
   catalogue: Catalogue,
   warn: (message: string) => void,
+  containmentOf: (server: string) => Containment = () => undefined,
 ): Governed {
   if (options === undefined) {
     return {
@@ -105,6 +112,11 @@ export function governed(
     throw new TypeError("hub governance must be an object of governance options");
   }
   const governance = createGovernance({ ...options, warn });
+  const scopeOf = (server: string, options?: { principal?: string; assigns?: unknown }) => {
+    const scope = baseScope(server, options);
+    scope.containment = containmentOf(server);
+    return scope;
+  };
   // The stages after the call, for the tasks the hub's governed calls started.
   const tasks = taskResults();
   // The latest merged listing, by hub name: what the pipeline checks a call against.

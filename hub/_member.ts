@@ -163,6 +163,7 @@ export function createMember(deps: MemberDeps): Member {
       if (nextRetry !== undefined && state === "waiting") status.nextRetry = nextRetry;
       if (inner.era !== undefined) status.era = inner.era;
       if (inner.version !== undefined) status.version = inner.version;
+      if (inner.containment !== undefined) status.containment = inner.containment;
       return status;
     },
     use() {

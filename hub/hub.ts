@@ -134,7 +134,12 @@ export function hub(options: HubOptions): Hub {
   );
   const byName = new Map(members.map((member) => [member.name, member]));
   const catalogue = createCatalogue(members, { prefix: prefix !== false, separator }, warn);
-  const steps = governed(options.governance, catalogue, warn);
+  const steps = governed(
+    options.governance,
+    catalogue,
+    warn,
+    (server) => byName.get(server)?.client.status().containment,
+  );
   const member = (name: string) => {
     const found = byName.get(name);
     if (found === undefined) throw unknown("a server named", name, "unknown_server");

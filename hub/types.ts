@@ -11,7 +11,7 @@ import type { GovernanceOptions } from "../governance/options.ts";
 import type { ClientOptions, McpClient, ServerNotification } from "../client/types.ts";
 import type { StdioOptions } from "../transports/stdio.ts";
 import type { HttpAuth, StreamableHttpOptions } from "../transports/streamable_http.ts";
-import type { Transport } from "../transports/transport.ts";
+import type { Containment, Transport } from "../transports/transport.ts";
 
 /** The client options a server entry may carry (everything but the transport). */
 export type HubClientOptions = Omit<ClientOptions, "transport">;
@@ -131,6 +131,11 @@ export interface HubServerStatus {
   era?: Era;
   /** The negotiated version, once known. */
   version?: string;
+  /**
+   * How its process is contained, for a stdio server: `"deno-permissions"`, `"bwrap"` or
+   * `"none"` (see `ClientStatus.containment`).
+   */
+  containment?: Containment;
 }
 
 /**

@@ -21,6 +21,7 @@ const SOURCE_DIRS = [
   "client",
   "transports",
   "runtime",
+  "sandbox",
   "oauth",
   "cache",
   "governance",

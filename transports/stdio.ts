@@ -9,6 +9,12 @@ import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { holdSecrets } from "../protocol/secrets.ts";
 import type { InheritEnv } from "../runtime/env.ts";
+import {
+  checkSandbox,
+  type Containment,
+  type SandboxOptions,
+  type SandboxProfile,
+} from "../sandbox/profile.ts";
 import { type ChildProcess, type SpawnOptions, spawnProcess } from "../runtime/spawn.ts";
 import { envSecrets, guardSink } from "./_redact.ts";
 import { startLink } from "./_stdio_link.ts";
@@ -17,6 +23,8 @@ import type { Transport, TransportSink } from "./transport.ts";
 import { stdioCacheTarget } from "./cache_target.ts";
 
 export type { StdioLink, StdioStderr } from "./stdio_types.ts";
+export type { Containment, SandboxOptions } from "../sandbox/profile.ts";
+export { checkSandbox };
 
 /**
  * Options for {@linkcode stdio}.
@@ -70,6 +78,14 @@ export interface StdioOptions {
   terminateGracePeriod?: number;
   /** Starts the process (default `spawnProcess`); for wrapping or tests. */
   spawn?: (options: SpawnOptions) => ChildProcess;
+  /**
+   * Run the server in a sandbox: what it may read, write, reach and run, and which of this
+   * process's variables it sees (every list defaults to none). A server Deno can run gets
+   * exactly those Deno permissions; any other command on Linux runs in bubblewrap. With
+   * `required: true` the server does not start when no sandbox applies. The server sees
+   * only `sandbox.env` and the `env` given here, so `inheritEnv` cannot be given with it.
+   */
+  sandbox?: SandboxOptions;
 }
 
 /**
@@ -90,6 +106,11 @@ export interface StdioTransport extends Transport {
   open(sink: TransportSink): Promise<StdioLink>;
   /** The stderr tail of the most recently opened server process (empty before any). */
   stderrTail(): string;
+  /**
+   * How the server process is contained: `"none"` without a `sandbox`; with one, as the
+   * latest start decided (`undefined` before the first).
+   */
+  containment(): Containment | undefined;
 }
 
 const KIB = 1024;
@@ -108,10 +129,15 @@ export const STDIO_KEYS: readonly string[] = [
   "cwd",
   "stderr",
   "spawn",
+  "sandbox",
   ...Object.keys(DEFAULTS),
 ];
 
-function check(options: StdioOptions): Required<Omit<StdioOptions, "env" | "cwd" | "args">> {
+type Settings = Required<Omit<StdioOptions, "env" | "cwd" | "args" | "sandbox">> & {
+  sandbox?: SandboxProfile;
+};
+
+function check(options: StdioOptions): Settings {
   if (typeof options !== "object" || options === null) {
     throw new TypeError("stdio options must be an object");
   }
@@ -139,12 +165,22 @@ function check(options: StdioOptions): Required<Omit<StdioOptions, "env" | "cwd"
     numbers[key] = value;
   }
   if (numbers.maxMessageBytes < 1) throw new RangeError("maxMessageBytes must be >= 1");
+  let sandbox: SandboxProfile | undefined;
+  if (options.sandbox !== undefined) {
+    sandbox = checkSandbox(options.sandbox, "stdio options.sandbox");
+    if (options.inheritEnv !== undefined) {
+      throw new TypeError(
+        "stdio options: inheritEnv cannot be given with sandbox (name variables in sandbox.env)",
+      );
+    }
+  }
   return {
     command: options.command,
     inheritEnv: options.inheritEnv ?? "safe",
     stderr,
     spawn: options.spawn ?? spawnProcess,
     ...numbers,
+    ...(sandbox === undefined ? {} : { sandbox }),
   };
 }
 
@@ -172,6 +208,9 @@ function check(options: StdioOptions): Required<Omit<StdioOptions, "env" | "cwd"
  *   group of its own, the server does not get a terminal's Ctrl-C; it sees its stdin
  *   close when this process ends.
  * - Each `open()` starts a new process, so a client reconnects by opening again.
+ * - With `sandbox`, the server runs under exactly those Deno permissions (a server Deno can
+ *   run) or in bubblewrap (any other command, on Linux); `containment()` says which. The
+ *   sandbox's code loads on the first `open()`.
  *
  * @param options The command and how to run it.
  * @returns The transport.
@@ -187,6 +226,19 @@ function check(options: StdioOptions): Required<Omit<StdioOptions, "env" | "cwd"
  *   env: { LOG_LEVEL: "debug" },
  *   stderr: "inherit",
  * }));
+ * ```
+ *
+ * @example A server that may read one folder and nothing else
+ * ```ts ignore
+ * import { connect, stdio } from "../mod.ts";
+ *
+ * const transport = stdio({
+ *   command: "deno",
+ *   args: ["run", "jsr:@example/notes-server"],
+ *   sandbox: { read: ["/home/me/notes"], required: true },
+ * });
+ * const client = await connect(transport);
+ * console.log(transport.containment()); // "deno-permissions"
  * ```
  *
  * @example Open a link by hand
@@ -210,36 +262,68 @@ export function stdio(options: StdioOptions): StdioTransport {
   // The server's errors, stderr and messages never carry back a credential it was given.
   const secrets = envSecrets(env);
   let latest: StdioLink | undefined;
+  let containment: Containment | undefined = settings.sandbox === undefined ? "none" : undefined;
+  const start = (sink: TransportSink, spawn: SpawnOptions): Promise<StdioLink> => {
+    let child: ChildProcess;
+    try {
+      child = settings.spawn(spawn);
+    } catch (error) {
+      if (error instanceof McpError || error instanceof TypeError) {
+        return Promise.reject(error);
+      }
+      return Promise.reject(
+        new McpError(`Cannot start "${settings.command}"`, {
+          kind: "transport",
+          reason: "spawn_failed",
+          cause: error,
+        }),
+      );
+    }
+    latest = startLink(child, secrets.empty ? sink : guardSink(sink, secrets), settings);
+    return Promise.resolve(latest);
+  };
   return holdSecrets({
     kind: "stdio",
     open(sink: TransportSink): Promise<StdioLink> {
-      let child: ChildProcess;
-      try {
-        child = settings.spawn({
+      const profile = settings.sandbox;
+      if (profile === undefined) {
+        return start(sink, {
           command: settings.command,
           args,
           env,
           inheritEnv: settings.inheritEnv,
           cwd: options.cwd,
         });
-      } catch (error) {
-        if (error instanceof McpError || error instanceof TypeError) {
-          return Promise.reject(error);
-        }
-        return Promise.reject(
-          new McpError(`Cannot start "${settings.command}"`, {
-            kind: "transport",
-            reason: "spawn_failed",
-            cause: error,
-          }),
-        );
       }
-      latest = startLink(child, secrets.empty ? sink : guardSink(sink, secrets), settings);
-      return Promise.resolve(latest);
+      // The launcher loads only for a sandboxed server.
+      return import("../sandbox/launch.ts").then(({ sandboxPlan }) => {
+        const plan = sandboxPlan(profile, {
+          command: settings.command,
+          args,
+          env,
+          cwd: options.cwd,
+        });
+        containment = plan.containment;
+        for (const warning of plan.warnings) {
+          try {
+            sink.warn?.(warning);
+          } catch {
+            // A throwing logger must not stop the start.
+          }
+        }
+        return start(sink, plan.spawn!);
+      }, (error) => {
+        throw new McpError("Cannot load the sandbox", {
+          kind: "transport",
+          reason: "spawn_failed",
+          cause: error,
+        });
+      });
     },
     stderrTail(): string {
       return latest?.stderrTail() ?? "";
     },
+    containment: () => containment,
     cacheTarget: () =>
       stdioCacheTarget({ command: settings.command, args, cwd: options.cwd }, {
         env,

@@ -13,6 +13,9 @@ import type { McpError } from "../protocol/errors.ts";
 import type { DecodeFailure, JsonRpcMessage, JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { CacheTarget } from "../cache/digest.ts";
+import type { Containment } from "../sandbox/profile.ts";
+
+export type { Containment };
 
 /** Which kind of transport this is; the client's era rules depend on it. */
 export type TransportKind = "stdio" | "http" | "in_process";
@@ -128,4 +131,9 @@ export interface Transport {
    * (`transports/cache_target.ts`); without it the client uses a process-local name.
    */
   cacheTarget?(): Promise<CacheTarget>;
+  /**
+   * How the server process is contained (stdio): `"deno-permissions"`, `"bwrap"` or
+   * `"none"`; `undefined` while not known yet. Absent for transports that start no process.
+   */
+  containment?(): Containment | undefined;
 }

@@ -2,7 +2,8 @@
  * Private: which connection failures are worth another attempt. The connect loop asks
  * {@linkcode retryable} after every failed attempt; a failure no attempt can fix (a command
  * that does not exist, a permission the runtime refuses, an endpoint that is not there, a
- * TLS failure, a package that does not load) ends connecting at once, whatever the
+ * TLS failure, a package that does not load, a required sandbox that no sandbox on this
+ * machine can give) ends connecting at once, whatever the
  * `reconnect` settings.
  *
  * @module
@@ -17,6 +18,7 @@ export const FATAL_REASONS: ReadonlySet<string> = new Set([
   "endpoint_not_found",
   "tls",
   "dependency_missing",
+  "sandbox_unavailable",
 ]);
 
 /**

@@ -31,10 +31,13 @@ const LAYERS: Record<string, readonly string[]> = {
   // Timers with one clamp (no delay past what setTimeout can hold): below all but protocol/.
   clock: [],
   runtime: ["protocol"],
+  // The sandbox of stdio servers (Deno permissions, bubblewrap): its planner is pure, its
+  // launcher asks runtime/ about this machine; stdio loads it only for a sandboxed server.
+  sandbox: ["protocol", "runtime"],
   // The store contract and the cache's rules: below oauth/, whose token stores build on it.
   cache: ["protocol", "clock"],
   oauth: ["protocol", "clock", "runtime", "cache"],
-  transports: ["protocol", "clock", "runtime", "oauth", "cache"],
+  transports: ["protocol", "clock", "runtime", "oauth", "cache", "sandbox"],
   // OpenTelemetry spans and metrics (@opentelemetry/api loaded on first use): the client's
   // code calls its hooks, so it sits below client/ and knows only the wire.
   tracing: ["protocol"],
