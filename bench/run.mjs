@@ -33,7 +33,10 @@ let runs = "3";
 const passThrough = [];
 for (let i = 0; i < argv.length; i++) {
   const arg = argv[i];
-  if (["stdio", "http", "peak", "soak", "cache", "tracing", "governance", "hub"].includes(arg)) {
+  if (
+    ["stdio", "http", "peak", "soak", "cache", "tracing", "governance", "hub", "toolsearch"]
+      .includes(arg)
+  ) {
     benches.push(arg);
   } else if (arg === "--runtime") runtimes.push(...argv[++i].split(","));
   else if (arg.startsWith("--runtime=")) runtimes.push(...arg.slice(10).split(","));

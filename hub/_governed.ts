@@ -31,8 +31,8 @@ import type { HubRoute } from "./types.ts";
 
 /** The hub's steps that governance wraps. */
 export interface Governed {
-  /** The merged tools the caller may see. */
-  tools(options?: ListAllOptions): Promise<Tool[]>;
+  /** The merged tools the caller may see (`learn`: as `Catalogue.tools`). */
+  tools(options?: ListAllOptions, learn?: boolean): Promise<Tool[]>;
   /** Calls a routed tool. */
   call(
     name: string,
@@ -91,7 +91,7 @@ export function governed(
 ): Governed {
   if (options === undefined) {
     return {
-      tools: (listOptions) => catalogue.tools(listOptions),
+      tools: (listOptions, learn) => catalogue.tools(listOptions, learn),
       call: (_name, route, client, args, callOptions) =>
         client.callTool(route.name, args, callOptions),
       prompt: (_name, route, client, args, callOptions) =>
@@ -110,8 +110,8 @@ export function governed(
   // The latest merged listing, by hub name: what the pipeline checks a call against.
   let listed = new Map<string, Tool>();
 
-  const tools = async (listOptions?: ListAllOptions) => {
-    const all = await catalogue.tools(listOptions);
+  const tools = async (listOptions?: ListAllOptions, learn?: boolean) => {
+    const all = await catalogue.tools(listOptions, learn);
     listed = new Map(all.map((tool) => [tool.name, tool]));
     const groups = new Map<string, Tool[]>();
     for (const tool of all) {
