@@ -84,6 +84,7 @@ import "./hub/hub_test.ts";
 import "./hub/interop_test.ts";
 import "./hub/lazy_test.ts";
 import "./hub/search_test.ts";
+import "./hub/lazy_start_test.ts";
 import "./hub/names_test.ts";
 import "./interop/everything_http_test.ts";
 import "./interop/everything_input_test.ts";
