@@ -27,10 +27,10 @@ import { mergeResources, ownerOf } from "./_resources.ts";
 export interface Catalogue {
   /**
    * Every server's tools under hub names. A server that is not running answers from its
-   * stored catalogue; one with none is started to learn it, unless `learn` is `false` (then
-   * it is left out).
+   * stored catalogue; one with none is started to learn it, unless `learn` is `false` or
+   * says `false` for it (then it is left out).
    */
-  tools(options?: ListAllOptions, learn?: boolean): Promise<Tool[]>;
+  tools(options?: ListAllOptions, learn?: Learn): Promise<Tool[]>;
   /** Every server's prompts under hub names. */
   prompts(options?: ListAllOptions): Promise<Prompt[]>;
   /** Every server's resources (each URI once). */
@@ -48,6 +48,9 @@ export interface Catalogue {
   /** The latest listings' collisions. */
   collisions(): HubCollision[];
 }
+
+/** Whether servers with no stored catalogue are started to learn it: all, none, or by name. */
+export type Learn = boolean | ((server: string) => boolean);
 
 type ListKind = "tools" | "prompts" | "resources" | "templates";
 
@@ -136,14 +139,16 @@ export function createCatalogue(
   async function toolsOf(
     member: Slot,
     options: ListAllOptions | undefined,
-    learn: boolean,
+    learn: Learn,
   ): Promise<Listing<Tool> | undefined> {
     const store = keeper === undefined ? undefined : await keeper();
     try {
       if (!member.running()) {
         const stored = await store?.load(member.name);
         if (stored !== undefined) return { server: member.name, items: stored.tools };
-        if (store === undefined || !learn) return undefined;
+        if (store === undefined || !(learn === true || (learn !== false && learn(member.name)))) {
+          return undefined;
+        }
         // Never seen (or past its ttl): started once to learn it; it stops again when idle.
         const since = performance.now();
         const items = await member.with((client) => live(member, client, options, since));

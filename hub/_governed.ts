@@ -26,13 +26,13 @@ import type {
   ToolCallOptions,
   ToolResult,
 } from "../client/types.ts";
-import type { Catalogue } from "./_catalogue.ts";
+import type { Catalogue, Learn } from "./_catalogue.ts";
 import type { HubRoute } from "./types.ts";
 
 /** The hub's steps that governance wraps. */
 export interface Governed {
   /** The merged tools the caller may see (`learn`: as `Catalogue.tools`). */
-  tools(options?: ListAllOptions, learn?: boolean): Promise<Tool[]>;
+  tools(options?: ListAllOptions, learn?: Learn): Promise<Tool[]>;
   /** Calls a routed tool. */
   call(
     name: string,
@@ -110,7 +110,7 @@ export function governed(
   // The latest merged listing, by hub name: what the pipeline checks a call against.
   let listed = new Map<string, Tool>();
 
-  const tools = async (listOptions?: ListAllOptions, learn?: boolean) => {
+  const tools = async (listOptions?: ListAllOptions, learn?: Learn) => {
     const all = await catalogue.tools(listOptions, learn);
     listed = new Map(all.map((tool) => [tool.name, tool]));
     const groups = new Map<string, Tool[]>();

@@ -289,10 +289,18 @@ export function hub(options: HubOptions): Hub {
     const entry = route === undefined ? undefined : own.get(route.server)?.alwaysLoad;
     return entry === true || (Array.isArray(entry) && entry.includes(route!.name));
   };
+  const keepsTools = (server: string) => {
+    const entry = own.get(server)?.alwaysLoad;
+    if (alwaysLoad.has(server) || entry === true || (Array.isArray(entry) && entry.length > 0)) {
+      return true;
+    }
+    const head = `${server}${separator}`;
+    return prefix !== false && [...alwaysLoad].some((name) => name.startsWith(head));
+  };
   const lazyListing = async (listOptions?: ListAllOptions) => {
     const shown = META_TOOLS.map((tool) => structuredClone(tool));
-    // What is known now: nothing is started to list.
-    const all = await steps.tools(listOptions, false);
+    // What is known now; only servers named to keep tools loaded are started to learn theirs.
+    const all = await steps.tools(listOptions, keepsTools);
     const kept = all.filter(keep);
     const keptNames = new Set(kept.map((tool) => tool.name));
     const byHubName = new Map(all.map((tool) => [tool.name, tool]));

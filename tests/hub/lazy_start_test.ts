@@ -2,37 +2,16 @@
 // and stopped after idleMs; status() shows stopped, starting, ready and failed, and the age of
 // the last catalogue; a tool changed since it was pinned is held when its lazy server starts,
 // while searches still answer from the stored catalogue without spawning anything.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { hub } from "../../hub/hub.ts";
 import { CALL_TOOL, SEARCH_TOOLS } from "../../hub/lazy.ts";
 import { memoryStore } from "../../cache/memory.ts";
-import { mockStdio } from "../../testing/stdio.ts";
+import { startsIn, weatherServer } from "./_stdio.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { mcpError, waitFor } from "../client/_helpers.ts";
-
-const FIXTURE = new URL("../fixtures/catalogue_server.ts", import.meta.url);
-const FLAGS = ["--allow-read", "--allow-env", "--allow-write"];
-
-/** A stdio entry for the fixture, its starts recorded in `dir`. */
-export function weatherServer(dir: string, env: Record<string, string> = {}) {
-  return {
-    ...mockStdio(FIXTURE, { denoFlags: FLAGS }),
-    env: { HUB_STARTS_FILE: join(dir, "starts"), ...env },
-    stderr: "ignore" as const,
-  };
-}
-
-/** The pids of the fixture's starts so far. */
-export function startsIn(dir: string): number[] {
-  try {
-    return readFileSync(join(dir, "starts"), "utf8").split("\n").filter((l) => l).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 function alive(pid: number): boolean {
   try {
