@@ -377,6 +377,10 @@ export function hub(options: HubOptions): Hub {
       const route = catalogue.toolRoute(name);
       return route !== undefined && byName.has(route.server) ? { ...route } : undefined;
     },
+    async listCatalogue(listOptions) {
+      const tools = await steps.tools(listOptions);
+      return { tools, alwaysLoad: tools.filter(keep).map((tool) => tool.name) };
+    },
     async warm() {
       if (keeper === undefined) {
         await Promise.all(slots.map((m) => m.settled()));

@@ -8,7 +8,13 @@
 import type { McpError } from "../protocol/errors.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { GovernanceOptions } from "../governance/options.ts";
-import type { ClientOptions, McpClient, ServerNotification } from "../client/types.ts";
+import type {
+  ClientOptions,
+  ListAllOptions,
+  McpClient,
+  ServerNotification,
+  Tool,
+} from "../client/types.ts";
 import type { StdioOptions } from "../transports/stdio.ts";
 import type { HttpAuth, StreamableHttpOptions } from "../transports/streamable_http.ts";
 import type { Transport } from "../transports/transport.ts";
@@ -212,6 +218,14 @@ export interface HubStatus {
   collisions: HubCollision[];
 }
 
+/** What `hub.listCatalogue()` returns. */
+export interface HubCatalogue {
+  /** Every tool under its hub name, as the caller may see it. */
+  tools: Tool[];
+  /** The hub names of the tools kept loaded (`alwaysLoad`), in the catalogue's order. */
+  alwaysLoad: string[];
+}
+
 /** A server notification, with the name of the server that sent it. */
 export interface HubNotification extends ServerNotification {
   /** The server's name. */
@@ -306,6 +320,13 @@ export interface Hub extends HubClientMethods {
   client(server: string): McpClient;
   /** Where a hub tool name leads (after a listing, or by its prefix), or `undefined`. */
   resolveTool(name: string): HubRoute | undefined;
+  /**
+   * The whole catalogue, whether or not the hub is lazy (stored catalogues answer; a server
+   * never seen is started once to learn its own), with the names of the tools kept loaded
+   * (`alwaysLoad`): what the model adapters' `defer: true` emits, each tool but those
+   * deferred.
+   */
+  listCatalogue(options?: ListAllOptions): Promise<HubCatalogue>;
   /**
    * Learns the catalogue of every server the store lacks (or holds past its ttl), starting
    * each such server once (a lazy one stops again after `idleMs`); resolves when all are

@@ -3,6 +3,8 @@
 // then the tools its searches found this session, in the order they were found, so the
 // listing only grows at its end (prompt caches stay valid).
 import { hub } from "../../hub/hub.ts";
+import { anthropicTools } from "../../adapters/anthropic.ts";
+import { openAiTools } from "../../adapters/openai.ts";
 import { CALL_TOOL, SEARCH_TOOLS } from "../../hub/lazy.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, assertThrows, test } from "../_harness.ts";
@@ -87,4 +89,30 @@ test("lazy listing: alwaysLoad: true keeps a server's tools; bad values are Type
   ) {
     assertThrows(() => hub(bad as never), TypeError);
   }
+});
+
+test("lazy listing: the deferral kits send a lazy hub's whole catalogue, kept tools not deferred", async () => {
+  await using lazy = hub({ servers: servers(), lazy: true, alwaysLoad: ["c"] });
+  const anthropic = await anthropicTools(lazy, { defer: true });
+  const deferred = (
+    t: { name: string; defer_loading?: boolean },
+  ) => [t.name, t.defer_loading === true];
+  assertEquals(anthropic.tools.slice(1).map(deferred), [
+    ["a__x", false],
+    ["a__y", true],
+    ["b__pinned", false],
+    ["b__other", true],
+    ["c__c1", false],
+    ["c__c2", false],
+    ["d__revenue", true],
+    ["d__headcount", true],
+  ]);
+  const responses = await openAiTools(lazy, { api: "responses", defer: true });
+  assertEquals(responses.tools.length, 9);
+  assertEquals(responses.tools[0].type, "tool_search");
+  const ran = await anthropic.run({ id: "t1", name: "d__revenue", input: {} });
+  assertEquals(ran.is_error, undefined);
+  // Chat Completions keeps the meta-tools.
+  const chat = await openAiTools(lazy);
+  assertEquals(chat.tools.map((t) => t.function.name).slice(0, 2), [SEARCH_TOOLS, CALL_TOOL]);
 });
