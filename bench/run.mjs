@@ -34,7 +34,18 @@ const passThrough = [];
 for (let i = 0; i < argv.length; i++) {
   const arg = argv[i];
   if (
-    ["stdio", "http", "peak", "soak", "cache", "tracing", "governance", "hub", "toolsearch"]
+    [
+      "stdio",
+      "http",
+      "peak",
+      "soak",
+      "cache",
+      "tracing",
+      "governance",
+      "hub",
+      "toolsearch",
+      "hubscale",
+    ]
       .includes(arg)
   ) {
     benches.push(arg);
@@ -69,7 +80,7 @@ for (const bench of benches) {
       ? [bin("deno"), [
         "run",
         ...DENO_FLAGS,
-        ...(bench === "cache" ? CACHE_FLAGS : []),
+        ...(bench === "cache" || bench === "hubscale" ? CACHE_FLAGS : []),
         script,
         ...args,
       ]]

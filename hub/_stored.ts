@@ -81,7 +81,8 @@ export function checkStored(value: unknown, now: number): StoredCatalogue | stri
     names.add(name);
     if (!isRecord(inputSchema)) return `tool ${i}: no input schema object`;
     for (const [key, text] of [["description", description], ["title", title]] as const) {
-      if (text !== undefined && (typeof text !== "string" || text.length > MAX_TEXT)) {
+      // `null` is what some servers send for none.
+      if (text != null && (typeof text !== "string" || text.length > MAX_TEXT)) {
         return `tool ${i}: no valid ${key}`;
       }
     }

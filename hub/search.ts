@@ -153,6 +153,7 @@ export function stem(word: string): string {
  * Cuts a text into search terms (see the module's documentation).
  *
  * @param text The text.
+ * @param max The most characters read (the rest is not indexed).
  * @returns The terms, in order, repeats kept.
  *
  * @example
@@ -162,9 +163,9 @@ export function stem(word: string): string {
  * if (terms("listIssues of repos").join() !== "list,issu,of,repo") throw new Error("unexpected");
  * ```
  */
-export function terms(text: string): string[] {
+export function terms(text: string, max: number = MAX_TEXT): string[] {
   const out: string[] = [];
-  const source = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+  const source = text.length > max ? text.slice(0, max) : text;
   TOKEN.lastIndex = 0;
   for (let found = TOKEN.exec(source); found !== null; found = TOKEN.exec(source)) {
     const token = found[0];
@@ -213,37 +214,32 @@ const text = (value: unknown) => typeof value === "string" ? value : "";
 
 interface Doc {
   tool: Tool;
-  /** Per field: term → count. */
-  counts: Map<string, number>[];
+  /** Per field (in FIELDS order): its terms. */
+  fields: string[][];
   lengths: number[];
   names: string[];
   /** Adjacent pairs of the name's terms (`a b`). */
-  pairs: Set<string>;
+  pairs: string[];
 }
 
 function docOf(entry: IndexedTool): Doc {
   const { tool } = entry;
   const params = paramsOf(tool.inputSchema);
   const own = entry.original ?? tool.name;
-  const fields: Record<Field, string[]> = {
-    name: terms(own),
-    title: terms(text(tool.title)),
-    description: terms(text(tool.description)),
-    params: params.names.flatMap(terms),
-    paramText: params.texts.flatMap(terms),
-    server: terms(entry.server ?? ""),
-  };
-  const counts = FIELDS.map((field) => {
-    const map = new Map<string, number>();
-    for (const term of fields[field]) map.set(term, (map.get(term) ?? 0) + 1);
-    return map;
-  });
+  // One text per field: one pass of the tokenizer each.
+  const fields = [
+    terms(own),
+    terms(text(tool.title)),
+    terms(text(tool.description)),
+    terms(params.names.join(" "), MAX_TEXT),
+    terms(params.texts.join(" \n "), 2 * MAX_TEXT),
+    terms(entry.server ?? ""),
+  ];
   const names = [tool.name.toLowerCase(), own.toLowerCase()];
-  const pairs = new Set<string>();
-  for (let i = 0; i + 1 < fields.name.length; i++) {
-    pairs.add(`${fields.name[i]} ${fields.name[i + 1]}`);
-  }
-  return { tool, counts, lengths: FIELDS.map((f) => fields[f].length), names, pairs };
+  const pairs: string[] = [];
+  const name = fields[0];
+  for (let i = 0; i + 1 < name.length; i++) pairs.push(`${name[i]} ${name[i + 1]}`);
+  return { tool, fields, lengths: fields.map((f) => f.length), names, pairs };
 }
 
 function matchOf(tool: Tool, score: number): ToolMatch {
@@ -285,9 +281,8 @@ export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolI
     const tf = new Map<string, number>();
     FIELDS.forEach((field, f) => {
       const norm = 1 - B[field] + B[field] * (averages[f] === 0 ? 0 : doc.lengths[f] / averages[f]);
-      for (const [term, count] of doc.counts[f]) {
-        tf.set(term, (tf.get(term) ?? 0) + WEIGHT[field] * count / norm);
-      }
+      const weight = WEIGHT[field] / norm;
+      for (const term of doc.fields[f]) tf.set(term, (tf.get(term) ?? 0) + weight);
     });
     for (const [term, value] of tf) {
       let list = postings.get(term);
@@ -303,7 +298,21 @@ export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolI
   const scores = new Float64Array(n);
   // The best contribution of one query term (exact or partial) to each tool.
   const best = new Float64Array(n);
-  const vocabulary = [...postings.keys()].sort();
+  // For partial words and typos, made on the first query that needs them.
+  let vocabulary: string[] | undefined;
+  let byLength: Map<number, string[]> | undefined;
+  const vocabularyOf = () => vocabulary ??= [...postings.keys()].sort();
+  const lengthsOf = () => {
+    if (byLength !== undefined) return byLength;
+    byLength = new Map();
+    for (const word of vocabularyOf()) {
+      if (word.length < MIN_TYPO - 1) continue;
+      const list = byLength.get(word.length);
+      if (list === undefined) byLength.set(word.length, [word]);
+      else list.push(word);
+    }
+    return byLength;
+  };
   const pairHolders = new Map<string, number[]>();
   docs.forEach((doc, i) => {
     for (const pair of doc.pairs) {
@@ -316,13 +325,6 @@ export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolI
     const df = postings.get(term)?.docs.length ?? 0;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   };
-  const byLength = new Map<number, string[]>();
-  for (const word of vocabulary) {
-    if (word.length < MIN_TYPO - 1) continue;
-    const list = byLength.get(word.length);
-    if (list === undefined) byLength.set(word.length, [word]);
-    else list.push(word);
-  }
   const add = (term: string, factor: number) => {
     const list = postings.get(term);
     if (list === undefined) return;
@@ -369,8 +371,9 @@ export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolI
         // Partial words, at half weight: a word the term begins (`wiki` → `wikipedia`) or
         // one that begins the term (`repositori` → `repo`), of MIN_PART letters or more.
         if (term.length >= MIN_PART) {
-          for (let i = lowerBound(vocabulary, term); i < vocabulary.length; i++) {
-            const word = vocabulary[i];
+          const words = vocabularyOf();
+          for (let i = lowerBound(words, term); i < words.length; i++) {
+            const word = words[i];
             if (!word.startsWith(term)) break;
             if (word !== term) add(word, PARTIAL);
           }
@@ -379,7 +382,9 @@ export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolI
         // A word no tool has, of MIN_TYPO letters or more: the words one typo away.
         if (term.length >= MIN_TYPO && !postings.has(term)) {
           for (let len = term.length - 1; len <= term.length + 1; len++) {
-            for (const word of byLength.get(len) ?? []) if (oneEdit(term, word)) add(word, PARTIAL);
+            for (const word of lengthsOf().get(len) ?? []) {
+              if (oneEdit(term, word)) add(word, PARTIAL);
+            }
           }
         }
         for (let i = 0; i < n; i++) scores[i] += best[i];
