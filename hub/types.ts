@@ -108,7 +108,8 @@ export interface HubOptions {
   separator?: string;
   /**
    * List two meta-tools, `search_tools` and `call_tool`, instead of every tool (default
-   * `false`); every tool stays callable by its hub name.
+   * `false`), then the tools kept loaded (`alwaysLoad`) and those searches found this
+   * session; every tool stays callable by its hub name. Servers then start lazily by default.
    */
   lazy?: boolean;
   /** How servers are restarted (default: with backoff, for ever), or `false` for never. */
