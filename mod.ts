@@ -63,4 +63,4 @@ export {
   loadConfig,
   type LoadConfigOptions,
 } from "./hub/config.ts";
-export { searchTools, type ToolMatch } from "./hub/lazy.ts";
+export { searchTools, type ToolMatch } from "./hub/search.ts";

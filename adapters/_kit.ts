@@ -11,6 +11,7 @@
  */
 
 import type { ListAllOptions } from "../client/types.ts";
+import type { Tool } from "../protocol/shapes.ts";
 import { isMcpError, McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { type CompiledTool, compileTools } from "./_compile.ts";
@@ -91,6 +92,7 @@ function callSource(
  * @param options The adapter's options (checked against `keys`).
  * @param keys Every option key the adapter takes.
  * @param where The adapter's name, for option errors.
+ * @param lister Lists the source instead of its `listAllTools` (for deferral).
  * @returns The kit's shared part.
  */
 export async function buildKit(
@@ -98,6 +100,7 @@ export async function buildKit(
   options: AdapterOptions | undefined,
   keys: readonly string[],
   where: string,
+  lister?: (list: ListAllOptions) => Promise<Tool[]>,
 ): Promise<KitCore> {
   if (
     !isObject(source) || typeof source.listAllTools !== "function" ||
@@ -116,7 +119,7 @@ export async function buildKit(
   const list: ListAllOptions = {};
   if (signal !== undefined) list.signal = signal;
   if (refresh !== undefined) list.refresh = refresh;
-  const all = compileTools(await source.listAllTools(list), {
+  const all = compileTools(await (lister ?? ((l) => source.listAllTools(l)))(list), {
     strict,
     previous: GIVEN.get(source),
   });

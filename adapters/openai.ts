@@ -8,6 +8,7 @@
  * @module
  */
 
+import type { ListAllOptions } from "../client/types.ts";
 import type { AdapterCallOptions, AdapterOptions, ToolKit, ToolSource } from "./types.ts";
 
 /** A Chat Completions function tool (`ChatCompletionFunctionTool`). */
@@ -39,6 +40,14 @@ export interface OpenAiResponsesTool {
   parameters: Record<string, unknown>;
   /** Whether the schema is strict. */
   strict: boolean;
+  /** `true` with `defer: true`: left out of the prompt until the tool search finds it. */
+  defer_loading?: boolean;
+}
+
+/** The Responses API's hosted tool search (`ToolSearchTool`), for deferred tools. */
+export interface OpenAiToolSearchTool {
+  /** Always `tool_search`. */
+  type: "tool_search";
 }
 
 /**
@@ -86,6 +95,14 @@ export interface OpenAiFunctionCallOutput {
 export interface OpenAiOptions extends AdapterOptions {
   /** Which API the tools are for: Chat Completions (default) or Responses. */
   api?: "chat" | "responses";
+  /**
+   * Responses API only: send every tool with `defer_loading: true` (but those kept loaded: a
+   * hub's `alwaysLoad`, a tool's `_meta["anthropic/alwaysLoad"]`), after the hosted
+   * `tool_search` tool, so the model loads only what it finds. From a hub, the whole
+   * catalogue is sent (lazy or not). Chat Completions has no deferral: a lazy hub's two
+   * meta-tools do that job there. Default `false`.
+   */
+  defer?: boolean;
 }
 
 /** Chat Completions tools and the way to run their calls. */
@@ -96,6 +113,12 @@ export interface OpenAiChatKit extends ToolKit {
   readonly tools: OpenAiChatTool[];
   /** Runs one of the model's tool calls; resolves with the `tool` message answering it. */
   run(toolCall: OpenAiChatToolCall, options?: AdapterCallOptions): Promise<OpenAiToolMessage>;
+}
+
+/** With `defer: true`: the tool search first, then the function tools (most deferred). */
+export interface OpenAiDeferredKit extends Omit<OpenAiResponsesKit, "tools"> {
+  /** The tools, for the request's `tools`. */
+  readonly tools: (OpenAiToolSearchTool | OpenAiResponsesTool)[];
 }
 
 /** Responses API tools and the way to run their calls. */
@@ -138,48 +161,73 @@ export interface OpenAiResponsesKit extends ToolKit {
  * ```
  *
  * @param source A client or a hub.
- * @param options `api`, `strict`, `signal`, `refresh`.
+ * @param options `api`, `strict`, `defer`, `signal`, `refresh`.
  * @returns The tools and the way to run their calls.
  */
 export function openAiTools(
   source: ToolSource,
-  options?: OpenAiOptions & { api?: "chat" },
+  options: OpenAiOptions & { api: "responses"; defer: true },
+): Promise<OpenAiDeferredKit>;
+/** Lists a source's tools as Chat Completions tools (see above). */
+export function openAiTools(
+  source: ToolSource,
+  options?: OpenAiOptions & { api?: "chat"; defer?: false },
 ): Promise<OpenAiChatKit>;
 /** Lists a source's tools as Responses API tools (see above). */
 export function openAiTools(
   source: ToolSource,
-  options: OpenAiOptions & { api: "responses" },
+  options: OpenAiOptions & { api: "responses"; defer?: false },
 ): Promise<OpenAiResponsesKit>;
 /** Lists a source's tools as OpenAI tools, the API chosen at run time (see above). */
 export function openAiTools(
   source: ToolSource,
   options?: OpenAiOptions,
-): Promise<OpenAiChatKit | OpenAiResponsesKit>;
+): Promise<OpenAiChatKit | OpenAiResponsesKit | OpenAiDeferredKit>;
 export async function openAiTools(
   source: ToolSource,
   options?: OpenAiOptions,
-): Promise<OpenAiChatKit | OpenAiResponsesKit> {
+): Promise<OpenAiChatKit | OpenAiResponsesKit | OpenAiDeferredKit> {
   const api = options?.api ?? "chat";
   if (api !== "chat" && api !== "responses") {
     throw new TypeError('openAiTools: option "api" must be "chat" or "responses"');
   }
-  const { api: _api, ...rest } = options ?? {};
+  const { api: _api, defer = false, ...rest } = options ?? {};
+  if (typeof defer !== "boolean") {
+    throw new TypeError('openAiTools: option "defer" must be a boolean');
+  }
+  if (defer && api !== "responses") {
+    throw new TypeError(
+      'openAiTools: option "defer" needs api: "responses" (Chat Completions has no deferred tools; use a lazy hub\'s meta-tools)',
+    );
+  }
+  let loaded: Set<string> | undefined;
+  const lister = defer
+    ? async (list: ListAllOptions) => {
+      const { deferredListing } = await import("./_defer.ts");
+      const listed = await deferredListing(source, list);
+      loaded = listed.loaded;
+      return listed.tools;
+    }
+    : undefined;
   // The schema compiler and the kit load on first use, not with the entry.
   const { ADAPTER_KEYS, buildKit, reply } = await import("./_kit.ts");
-  const core = await buildKit(source, rest, ADAPTER_KEYS, "openAiTools");
+  const core = await buildKit(source, rest, ADAPTER_KEYS, "openAiTools", lister);
   const strictAsked = options?.strict === true;
   const base: ToolKit = { catalog: core.catalog, call: core.call, originalName: core.originalName };
   if (api === "responses") {
+    const tools: OpenAiResponsesTool[] = core.compiled.map((c) => ({
+      type: "function" as const,
+      name: c.name,
+      ...(c.description === undefined ? {} : { description: c.description }),
+      parameters: c.parameters,
+      strict: c.strict,
+      ...(loaded === undefined || loaded.has(c.tool.name) ? {} : { defer_loading: true }),
+    }));
+    const search: OpenAiToolSearchTool = { type: "tool_search" };
     return {
       ...base,
       api,
-      tools: core.compiled.map((c) => ({
-        type: "function" as const,
-        name: c.name,
-        ...(c.description === undefined ? {} : { description: c.description }),
-        parameters: c.parameters,
-        strict: c.strict,
-      })),
+      tools: defer ? [search, ...tools] : tools,
       async run(call, callOptions) {
         const { text } = await reply(core, call.name, call.arguments, callOptions);
         return { type: "function_call_output", call_id: call.call_id, output: text };

@@ -38,9 +38,20 @@ const passThrough = [];
 for (let i = 0; i < argv.length; i++) {
   const arg = argv[i];
   if (
-    ["stdio", "http", "peak", "soak", "cache", "tracing", "governance", "hub", "startup"].includes(
-      arg,
-    )
+    [
+      "stdio",
+      "http",
+      "peak",
+      "soak",
+      "cache",
+      "tracing",
+      "governance",
+      "hub",
+      "startup",
+      "toolsearch",
+      "hubscale",
+    ]
+      .includes(arg)
   ) {
     benches.push(arg);
   } else if (arg === "--runtime") runtimes.push(...argv[++i].split(","));
@@ -81,7 +92,7 @@ for (const bench of benches) {
       ? [bin("deno"), [
         "run",
         ...DENO_FLAGS,
-        ...(bench === "cache" ? CACHE_FLAGS : []),
+        ...(bench === "cache" || bench === "hubscale" ? CACHE_FLAGS : []),
         script,
         ...args,
       ]]

@@ -13,6 +13,7 @@ import { COMPLETE_COMMAND, PROMPT_COMMAND, READ_COMMAND } from "./commands/_cont
 import { LIST_COMMANDS } from "./commands/_lists.ts";
 import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/_auth.ts";
 import { STATUS_COMMAND, WATCH_COMMAND } from "./commands/_status.ts";
+import { SEARCH_COMMAND } from "./commands/_search.ts";
 import { describeFailure } from "./_errors.ts";
 import { openClient } from "./_session.ts";
 import type { Terminal } from "./terminal.ts";
@@ -28,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   LOGIN_COMMAND,
   LOGOUT_COMMAND,
   WATCH_COMMAND,
+  SEARCH_COMMAND,
 ];
 
 /** The top-level `--help`. */

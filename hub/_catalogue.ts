@@ -18,14 +18,19 @@ import type {
   Tool,
 } from "../client/types.ts";
 import type { HubCollision, HubRoute } from "./types.ts";
-import type { Member } from "./_member.ts";
+import type { Slot } from "./_slot.ts";
+import type { CatalogueStore } from "./_stored.ts";
 import { type Listing, mergeNamed, type Naming, routeByPrefix } from "./_names.ts";
 import { mergeResources, ownerOf } from "./_resources.ts";
 
 /** The merged catalogue of a hub's servers. */
 export interface Catalogue {
-  /** Every server's tools under hub names. */
-  tools(options?: ListAllOptions): Promise<Tool[]>;
+  /**
+   * Every server's tools under hub names. A server that is not running answers from its
+   * stored catalogue; one with none is started to learn it, unless `learn` is `false` or
+   * says `false` for it (then it is left out).
+   */
+  tools(options?: ListAllOptions, learn?: Learn): Promise<Tool[]>;
   /** Every server's prompts under hub names. */
   prompts(options?: ListAllOptions): Promise<Prompt[]>;
   /** Every server's resources (each URI once). */
@@ -44,6 +49,9 @@ export interface Catalogue {
   collisions(): HubCollision[];
 }
 
+/** Whether servers with no stored catalogue are started to learn it: all, none, or by name. */
+export type Learn = boolean | ((server: string) => boolean);
+
 type ListKind = "tools" | "prompts" | "resources" | "templates";
 
 /**
@@ -53,17 +61,19 @@ type ListKind = "tools" | "prompts" | "resources" | "templates";
 export const MAX_ROUTES = 100_000;
 
 /**
- * Creates the catalogue over the hub's members.
+ * Creates the catalogue over the hub's servers.
  *
- * @param members The members, in declaration order.
+ * @param members The servers, in declaration order.
  * @param naming How names are made.
  * @param warn Where diagnostics go.
+ * @param keeper The stored catalogues (loaded on first use), when the hub keeps them.
  * @returns The catalogue.
  */
 export function createCatalogue(
-  members: readonly Member[],
+  members: readonly Slot[],
   naming: Naming,
   warn: (message: string) => void,
+  keeper?: () => Promise<CatalogueStore>,
 ): Catalogue {
   const names = members.map((member) => member.name);
   let toolRoutes = new Map<string, HubRoute>();
@@ -84,7 +94,8 @@ export function createCatalogue(
     list: (client: McpClient) => Promise<T[]>,
   ): Promise<Listing<T>[]> {
     const listings = await Promise.all(members.map(async (member) => {
-      await member.settled;
+      if (!member.running()) return undefined; // A lazy server not running: not started for this.
+      await member.settled();
       let client: McpClient;
       try {
         client = member.use();
@@ -112,9 +123,57 @@ export function createCatalogue(
     }
   }
 
+  // A whole listing (no caller's view): what a stored catalogue keeps.
+  const whole = (options?: ListAllOptions) =>
+    options === undefined || (options.principal === undefined && options.assigns === undefined);
+
+  async function live(member: Slot, client: McpClient, options?: ListAllOptions, since?: number) {
+    const start = since ?? performance.now();
+    const items = await client.listAllTools(options);
+    if (keeper !== undefined && whole(options)) {
+      await (await keeper()).save(member.name, items, performance.now() - start);
+    }
+    return items;
+  }
+
+  async function toolsOf(
+    member: Slot,
+    options: ListAllOptions | undefined,
+    learn: Learn,
+  ): Promise<Listing<Tool> | undefined> {
+    const store = keeper === undefined ? undefined : await keeper();
+    try {
+      if (!member.running()) {
+        const stored = await store?.load(member.name);
+        if (stored !== undefined) return { server: member.name, items: stored.tools };
+        if (store === undefined || !(learn === true || (learn !== false && learn(member.name)))) {
+          return undefined;
+        }
+        // Never seen (or past its ttl): started once to learn it; it stops again when idle.
+        const since = performance.now();
+        const items = await member.with((client) => live(member, client, options, since));
+        return { server: member.name, items };
+      }
+      await member.settled();
+      let client: McpClient;
+      try {
+        client = member.use();
+      } catch {
+        // Down: status() says why; its stored catalogue still answers searches.
+        const stored = await store?.load(member.name);
+        return stored === undefined ? undefined : { server: member.name, items: stored.tools };
+      }
+      return { server: member.name, items: await live(member, client, options) };
+    } catch (error) {
+      warn(`Server "${member.name}" left out of the tools listing: ${error}`);
+      return undefined;
+    }
+  }
+
   return {
-    async tools(options) {
-      const listings = await gather("tools", (c) => c.listAllTools(options));
+    async tools(options, learn = true) {
+      const listings = (await Promise.all(members.map((m) => toolsOf(m, options, learn))))
+        .filter((listing) => listing !== undefined);
       let merged = mergeNamed("tool", listings, naming, toolRoutes);
       if (merged.routes.size > MAX_ROUTES) {
         warn(`More than ${MAX_ROUTES} tool names: they are given afresh`);

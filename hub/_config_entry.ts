@@ -3,8 +3,9 @@
  * `command`, `args`, `env`, `cwd` and `sandbox` (`{ read, write, net, env, run, required }`,
  * variables expanded in its strings); HTTP entries `url` and `headers`; `type` is checked
  * against them where given (`"sse"` and `"streamable-http"` are reached over Streamable
- * HTTP). Variables are expanded in every string value (`_expand.ts`). Keys the hub has no
- * use for (a host's own, such as `envFile` or `timeout`) are left out with a warning.
+ * HTTP). Variables are expanded in every string value (`_expand.ts`). The hub's own keys
+ * `start` (`"eager"` or `"lazy"`), `idleMs` and `alwaysLoad` (`true` or tool names) are kept on
+ * either kind. Keys the hub has no use for (a host's own, such as `envFile` or `timeout`) are left out with a warning.
  *
  * @module
  */
@@ -24,6 +25,9 @@ const KNOWN = new Set([
   "url",
   "headers",
   "disabled",
+  "start",
+  "idleMs",
+  "alwaysLoad",
 ]);
 const SANDBOX_LISTS = ["read", "write", "net", "env", "run"];
 const HTTP_TYPES = new Set(["http", "sse", "streamable-http", "streamableHttp"]);
@@ -89,6 +93,36 @@ async function sandboxOf(
   return sandbox;
 }
 
+/** The hub's own keys of an entry, checked. */
+function hubKeys(
+  entry: Record<string, unknown>,
+  at: (key: string) => ConfigPlace,
+): Record<string, unknown> {
+  const own: Record<string, unknown> = {};
+  const { start, idleMs, alwaysLoad } = entry;
+  if (start !== undefined) {
+    if (start !== "eager" && start !== "lazy") {
+      throw configError(at("start"), "invalid_value", 'must be "eager" or "lazy"');
+    }
+    own.start = start;
+  }
+  if (idleMs !== undefined) {
+    if (typeof idleMs !== "number" || !(idleMs > 0)) {
+      throw configError(at("idleMs"), "invalid_value", "must be a positive number");
+    }
+    own.idleMs = idleMs;
+  }
+  if (alwaysLoad !== undefined) {
+    const ok = typeof alwaysLoad === "boolean" ||
+      (Array.isArray(alwaysLoad) && alwaysLoad.every((n) => typeof n === "string" && n !== ""));
+    if (!ok) {
+      throw configError(at("alwaysLoad"), "invalid_value", "must be true, false or tool names");
+    }
+    own.alwaysLoad = alwaysLoad;
+  }
+  return own;
+}
+
 /**
  * Converts one entry, or returns `undefined` for a `disabled: true` one.
  *
@@ -116,6 +150,7 @@ export async function configEntry(
       warn(`${place.file}: ${place.key}.${key} is not used by the hub; left out`);
     }
   }
+  const own = hubKeys(entry, at);
   const type = entry.type;
   if (type !== undefined && type !== "stdio" && !HTTP_TYPES.has(type as string)) {
     throw configError(at("type"), "invalid_value", 'must be "stdio", "http" or "sse"');
@@ -148,7 +183,7 @@ export async function configEntry(
     if (entry.sandbox !== undefined) {
       server.sandbox = await sandboxOf(entry.sandbox, sources, at("sandbox"));
     }
-    return server as unknown as HubServer;
+    return { ...server, ...own } as unknown as HubServer;
   }
   if (entry.url !== undefined) {
     if (type !== undefined && !HTTP_TYPES.has(type as string)) {
@@ -173,7 +208,7 @@ export async function configEntry(
     if (entry.headers !== undefined) {
       server.headers = await strings(entry.headers, sources, at("headers"));
     }
-    return server as unknown as HubServer;
+    return { ...server, ...own } as unknown as HubServer;
   }
   throw configError(
     at("command"),

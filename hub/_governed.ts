@@ -27,13 +27,13 @@ import type {
   ToolCallOptions,
   ToolResult,
 } from "../client/types.ts";
-import type { Catalogue } from "./_catalogue.ts";
+import type { Catalogue, Learn } from "./_catalogue.ts";
 import type { HubRoute } from "./types.ts";
 
 /** The hub's steps that governance wraps. */
 export interface Governed {
-  /** The merged tools the caller may see. */
-  tools(options?: ListAllOptions): Promise<Tool[]>;
+  /** The merged tools the caller may see (`learn`: as `Catalogue.tools`). */
+  tools(options?: ListAllOptions, learn?: Learn): Promise<Tool[]>;
   /** Calls a routed tool. */
   call(
     name: string,
@@ -98,7 +98,7 @@ export function governed(
 ): Governed {
   if (options === undefined) {
     return {
-      tools: (listOptions) => catalogue.tools(listOptions),
+      tools: (listOptions, learn) => catalogue.tools(listOptions, learn),
       call: (_name, route, client, args, callOptions) =>
         client.callTool(route.name, args, callOptions),
       prompt: (_name, route, client, args, callOptions) =>
@@ -122,8 +122,8 @@ export function governed(
   // The latest merged listing, by hub name: what the pipeline checks a call against.
   let listed = new Map<string, Tool>();
 
-  const tools = async (listOptions?: ListAllOptions) => {
-    const all = await catalogue.tools(listOptions);
+  const tools = async (listOptions?: ListAllOptions, learn?: Learn) => {
+    const all = await catalogue.tools(listOptions, learn);
     listed = new Map(all.map((tool) => [tool.name, tool]));
     const groups = new Map<string, Tool[]>();
     for (const tool of all) {

@@ -1,6 +1,6 @@
 /**
  * Private: the calls of a lazy hub's meta-tools. `search_tools` ranks the whole catalogue
- * (`lazy.ts`) and answers with the matches as structured content (and as JSON text, for
+ * (`search.ts`) and answers with the matches as structured content (and as JSON text, for
  * hosts that read text only); `call_tool` routes to the named tool. Arguments a model got
  * wrong fail with kind `validation`, reason `invalid_arguments`, and `data` naming each
  * wrong member, so the model can correct itself.
@@ -10,14 +10,12 @@
 
 import type { Task } from "../protocol/tasks.ts";
 import { McpError } from "../protocol/errors.ts";
-import type { ListAllOptions, Tool, ToolCallOptions, ToolResult } from "../client/types.ts";
-import {
-  CALL_TOOL,
-  DEFAULT_SEARCH_LIMIT,
-  MAX_SEARCH_LIMIT,
-  SEARCH_TOOLS,
-  searchTools,
-} from "./lazy.ts";
+import type { ListAllOptions, ToolCallOptions, ToolResult } from "../client/types.ts";
+import { CALL_TOOL, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_TOOLS } from "./lazy.ts";
+import type { ToolMatch } from "./search.ts";
+
+/** Searches the catalogue as the caller (`view`) may see it. */
+export type Find = (query: string, limit: number, view: ListAllOptions) => Promise<ToolMatch[]>;
 
 type Call = (
   name: string,
@@ -43,7 +41,7 @@ function record(tool: string, args: unknown): Record<string, unknown> {
 async function search(
   args: unknown,
   options: ToolCallOptions | undefined,
-  tools: (options?: ListAllOptions) => Promise<Tool[]>,
+  find: Find,
 ): Promise<ToolResult> {
   const { query, limit = DEFAULT_SEARCH_LIMIT, ...extra } = record(SEARCH_TOOLS, args);
   const stray = Object.keys(extra)[0];
@@ -58,7 +56,7 @@ async function search(
   }
   // The caller sees what a listing for it would show (the hub-wide governance applies).
   const view = { principal: options?.principal, assigns: options?.assigns };
-  const matches = searchTools(await tools(view), query, limit);
+  const matches = await find(query, limit, view);
   const found = matches.map(({ score: _, ...match }) => match);
   return {
     content: [{ type: "text", text: JSON.stringify({ tools: found }) }],
@@ -73,7 +71,7 @@ async function search(
  * @param name The called name.
  * @param args Its arguments.
  * @param options The call's options (passed on by `call_tool`).
- * @param tools Lists the catalogue as the caller may see it.
+ * @param find Searches the catalogue as the caller may see it.
  * @param call Calls a tool of the catalogue by hub name.
  * @returns The result, or `undefined`.
  */
@@ -81,10 +79,10 @@ export function lazyCall(
   name: string,
   args: unknown,
   options: ToolCallOptions | undefined,
-  tools: (options?: ListAllOptions) => Promise<Tool[]>,
+  find: Find,
   call: Call,
 ): Promise<ToolResult | Task> | undefined {
-  if (name === SEARCH_TOOLS) return search(args ?? {}, options, tools);
+  if (name === SEARCH_TOOLS) return search(args ?? {}, options, find);
   if (name !== CALL_TOOL) return undefined;
   return (async () => {
     const { name: tool, arguments: toolArgs = {}, ...extra } = record(CALL_TOOL, args ?? {});

@@ -46,7 +46,7 @@ export interface Member {
   /** Its client. */
   readonly client: McpClient;
   /** Its status. */
-  status(): HubServerStatus;
+  status(): Omit<HubServerStatus, "start">;
   /** Settles once the first start succeeded or failed. */
   readonly settled: Promise<void>;
   /**
@@ -153,7 +153,7 @@ export function createMember(deps: MemberDeps): Member {
       let state: HubServerState = closing ? "closed" : waiting ?? inner.state;
       // A client that closed by itself, before the member heard of it.
       if (state === "closed" && !closing) state = "waiting";
-      const status: HubServerStatus = {
+      const status: Omit<HubServerStatus, "start"> = {
         state,
         attempts: inner.attempts,
         restarts: restarts.attempts,

@@ -11,24 +11,55 @@
  * @module
  */
 
-import { createClient } from "../client/client.ts";
 import { createNotificationHub } from "../client/changes/notifications.ts";
-import type { McpClient, ToolCallOptions } from "../client/types.ts";
+import type { ListAllOptions, Tool, ToolCallOptions } from "../client/types.ts";
 import { timeoutSignal } from "../clock/timer.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { type RawCallTool, withShaping } from "../client/shaping.ts";
 import { DEFAULT_MAX_CHARS } from "../governance/shape.ts";
 import { createCatalogue } from "./_catalogue.ts";
-import { type Backoff, createMember, type Member } from "./_member.ts";
+import type { Backoff } from "./_member.ts";
+import { createSlot, type Slot } from "./_slot.ts";
 import { clientOptionsFor } from "./_target.ts";
 import { governed } from "./_governed.ts";
 import { lazyCall } from "./_lazy_calls.ts";
 import { createTaskOwners } from "./_tasks.ts";
+import { checkIdle, checkStart, splitEntry } from "./_entry_options.ts";
+import type { CatalogueStore } from "./_stored.ts";
+import type { ToolMatch } from "./search.ts";
 import { META_TOOLS } from "./lazy.ts";
-import type { Hub, HubNotification, HubOptions, HubReconnectOptions } from "./types.ts";
+import type { CacheStore } from "../cache/store.ts";
+import type { Transport } from "../transports/transport.ts";
+import type {
+  Hub,
+  HubEntryOptions,
+  HubNotification,
+  HubOptions,
+  HubReconnectOptions,
+  HubServerStatus,
+} from "./types.ts";
 
-const KEYS = ["servers", "prefix", "separator", "lazy", "reconnect", "governance", "onWarning"];
+const KEYS = [
+  "servers",
+  "prefix",
+  "separator",
+  "lazy",
+  "reconnect",
+  "governance",
+  "onWarning",
+  "start",
+  "idleMs",
+  "cache",
+  "catalogueTtlMs",
+  "alwaysLoad",
+];
+/** How long a lazily started server stays up without calls, unless told. */
+export const DEFAULT_IDLE_MS = 300_000;
+/** How long a stored catalogue is used before its server is asked again, unless told. */
+export const DEFAULT_CATALOGUE_TTL_MS = 86_400_000;
+/** A tool's `_meta` key that keeps it in a lazy hub's listing. */
+export const ALWAYS_LOAD_META = "anthropic/alwaysLoad";
 const BACKOFF: Backoff = {
   attempts: Infinity,
   initialDelay: 1_000,
@@ -53,6 +84,29 @@ function backoffOf(value: HubReconnectOptions | false | undefined): Backoff | fa
   }
   if (resolved.jitter > 1) throw new TypeError("hub reconnect.jitter must be between 0 and 1");
   return resolved;
+}
+
+/** The most tools found by searches that join a lazy hub's listing. */
+const MAX_LOADED = 1_000;
+
+function checkStore(value: unknown): CacheStore | undefined {
+  if (value === undefined) return undefined;
+  const store = value as Record<string, unknown>;
+  if (
+    typeof value !== "object" || value === null || typeof store.get !== "function" ||
+    typeof store.set !== "function" || typeof store.delete !== "function"
+  ) {
+    throw new TypeError("hub cache must be a store (memoryStore(), denoKvStore(kv), …)");
+  }
+  return value as CacheStore;
+}
+
+function checkNames(value: unknown, where: string): Set<string> {
+  if (value === undefined) return new Set();
+  if (!Array.isArray(value) || !value.every((n) => typeof n === "string" && n !== "")) {
+    throw new TypeError(`${where} must be an array of server or tool names`);
+  }
+  return new Set(value);
 }
 
 function named(name: string, error: unknown): unknown {
@@ -97,16 +151,23 @@ export function hub(options: HubOptions): Hub {
   if (onWarning !== undefined && typeof onWarning !== "function") {
     throw new TypeError("hub onWarning must be a function");
   }
+  const start = checkStart(options.start, "hub start") ?? (lazy ? "lazy" : "eager");
+  const idleMs = checkIdle(options.idleMs, "hub idleMs") ?? DEFAULT_IDLE_MS;
+  const ttlMs = checkIdle(options.catalogueTtlMs, "hub catalogueTtlMs") ??
+    DEFAULT_CATALOGUE_TTL_MS;
+  const cache = checkStore(options.cache);
+  const alwaysLoad = checkNames(options.alwaysLoad, "hub alwaysLoad");
   const warn = onWarning ?? (() => {});
   const backoff = backoffOf(options.reconnect);
   let closed = false;
   const notes = createNotificationHub<HubNotification>(warn, () => closed);
   // Every entry is checked before any client starts.
-  const planned = Object.entries(servers).map(([name, entry]) => {
+  const planned = Object.entries(servers).map(([name, given]) => {
     if (name === "") throw new TypeError("hub servers: a server name must not be empty");
     try {
+      const { own, entry } = splitEntry(name, given);
       // Each server's own governance sees its hub name as `ctx.server`.
-      return { name, options: { name, ...clientOptionsFor(name, entry) } };
+      return { name, own, options: { name, ...clientOptionsFor(name, entry) } };
     } catch (error) {
       throw named(name, error);
     }
@@ -120,31 +181,62 @@ export function hub(options: HubOptions): Hub {
       );
     }
   }
-  const clients: { name: string; client: McpClient }[] = [];
-  for (const { name, options: clientOptions } of planned) {
+  const own = new Map<string, HubEntryOptions>(planned.map((p) => [p.name, p.own]));
+  const transports = new Map<string, Transport>(
+    planned.map((p) => [p.name, p.options.transport as Transport]),
+  );
+  const starts = planned.map((p) => p.own.start ?? start);
+  // Catalogues are kept when a store is given or a server starts lazily; the code that keeps
+  // them (and the default memory store) loads only then.
+  let keeping: Promise<CatalogueStore> | undefined;
+  let storeNow: CatalogueStore | undefined;
+  const keeper = cache !== undefined || starts.includes("lazy")
+    ? () =>
+      keeping ??= (async () => {
+        const store: CacheStore = cache ??
+          (await import("../cache/memory.ts")).memoryStore();
+        const { createCatalogueStore } = await import("./_stored.ts");
+        return storeNow = createCatalogueStore({ store, ttlMs, transports, warn });
+      })()
+    : undefined;
+  const slots: Slot[] = [];
+  for (const [i, { name, options: clientOptions }] of planned.entries()) {
     try {
-      clients.push({ name, client: createClient({ onWarning: warn, ...clientOptions }) });
+      slots.push(createSlot({
+        name,
+        options: clientOptions,
+        start: starts[i],
+        idleMs: own.get(name)?.idleMs ?? idleMs,
+        backoff,
+        warn,
+        publish: notes.publish,
+      }));
     } catch (error) {
-      for (const started of clients) started.client.close().catch(() => {});
+      for (const made of slots) made.close().catch(() => {});
       throw named(name, error);
     }
   }
-  const members: Member[] = clients.map(({ name, client }) =>
-    createMember({ name, client, backoff, warn, random: Math.random, publish: notes.publish })
-  );
-  const byName = new Map(members.map((member) => [member.name, member]));
-  const catalogue = createCatalogue(members, { prefix: prefix !== false, separator }, warn);
+  const byName = new Map(slots.map((slot) => [slot.name, slot]));
+  const catalogue = createCatalogue(slots, { prefix: prefix !== false, separator }, warn, keeper);
   const steps = governed(
     options.governance,
     catalogue,
     warn,
-    (server) => byName.get(server)?.client.status().containment,
+    (server) => byName.get(server)?.status().containment,
   );
-  const member = (name: string) => {
+  const slot = (name: string) => {
     const found = byName.get(name);
     if (found === undefined) throw unknown("a server named", name, "unknown_server");
     return found;
   };
+  // A server's changed list: its stored catalogue is written again at the next listing.
+  if (keeper !== undefined) {
+    notes.subscribe((note) => {
+      if (note.method === "notifications/tools/list_changed") {
+        keeper().then((store) => store.stale(note.server), () => {});
+      }
+    });
+  }
 
   const tasks = createTaskOwners();
   const callRouted = async (name: string, args: unknown, callOptions?: ToolCallOptions) => {
@@ -154,15 +246,16 @@ export function hub(options: HubOptions): Hub {
       route = catalogue.toolRoute(name);
     }
     if (route === undefined) throw unknown("a tool", name, "unknown_tool");
-    const client = member(route.server).use();
-    const result = await steps.call(
-      name,
-      route,
-      client,
-      args as Record<string, unknown>,
-      callOptions,
-    );
-    return tasks.note(result, route.server);
+    const found = route;
+    const owner = slot(found.server);
+    const cold = !owner.running();
+    const result = await owner.with(async (client) => {
+      // Started for this call: its live catalogue first (stored again, and checked against
+      // the pins by governance's listing, so a changed tool is held before it is called).
+      if (cold) await steps.tools();
+      return await steps.call(name, found, client, args as Record<string, unknown>, callOptions);
+    });
+    return tasks.note(result, found.server);
   };
   // With hub governance, shaping is the hub's last stage (the pipeline sees the raw result);
   // without it, the server's client shapes, with its own `shape` default.
@@ -180,20 +273,90 @@ export function hub(options: HubOptions): Hub {
       owner = catalogue.resourceOwner(uri);
     }
     if (owner === undefined) throw unknown("a resource at", uri, "unknown_resource");
-    return { server: owner, client: member(owner).use() };
+    return slot(owner);
+  };
+
+  // The lazy listing: the meta-tools, the tools to keep loaded, and those found this session.
+  const loaded: string[] = [];
+  const loadedSet = new Set<string>();
+  const keep = (tool: Tool) => {
+    const route = catalogue.toolRoute(tool.name);
+    if (alwaysLoad.has(tool.name) || (route !== undefined && alwaysLoad.has(route.server))) {
+      return true;
+    }
+    const meta = (tool as { _meta?: unknown })._meta;
+    if (
+      typeof meta === "object" && meta !== null &&
+      (meta as Record<string, unknown>)[ALWAYS_LOAD_META] === true
+    ) {
+      return true;
+    }
+    const entry = route === undefined ? undefined : own.get(route.server)?.alwaysLoad;
+    return entry === true || (Array.isArray(entry) && entry.includes(route!.name));
+  };
+  const keepsTools = (server: string) => {
+    const entry = own.get(server)?.alwaysLoad;
+    if (alwaysLoad.has(server) || entry === true || (Array.isArray(entry) && entry.length > 0)) {
+      return true;
+    }
+    const head = `${server}${separator}`;
+    return prefix !== false && [...alwaysLoad].some((name) => name.startsWith(head));
+  };
+  const lazyListing = async (listOptions?: ListAllOptions) => {
+    const shown = META_TOOLS.map((tool) => structuredClone(tool));
+    // What is known now; only servers named to keep tools loaded are started to learn theirs.
+    const all = await steps.tools(listOptions, keepsTools);
+    const kept = all.filter(keep);
+    const keptNames = new Set(kept.map((tool) => tool.name));
+    const byHubName = new Map(all.map((tool) => [tool.name, tool]));
+    const found = loaded.flatMap((name) => {
+      const tool = byHubName.get(name);
+      return tool === undefined || keptNames.has(name) ? [] : [tool];
+    });
+    return [...shown, ...kept, ...found];
+  };
+
+  let searchModule: Promise<typeof import("./search.ts")> | undefined;
+  let indexFor: ReturnType<typeof import("./search.ts")["indexCache"]> | undefined;
+  const find = async (query: string, limit: number, view: ListAllOptions): Promise<ToolMatch[]> => {
+    const module = await (searchModule ??= import("./search.ts"));
+    indexFor ??= module.indexCache();
+    const tools = await steps.tools(view);
+    const entries = tools.map((tool) => {
+      const route = catalogue.toolRoute(tool.name);
+      return { tool, server: route?.server, original: route?.name };
+    });
+    const matches = indexFor(entries).search(query, limit);
+    for (const match of matches) {
+      if (loadedSet.has(match.name) || loadedSet.size >= MAX_LOADED) continue;
+      loadedSet.add(match.name);
+      loaded.push(match.name);
+    }
+    return matches;
   };
 
   const close = async () => {
     closed = true;
-    const results = await Promise.allSettled(members.map((m) => m.close()));
+    const results = await Promise.allSettled(slots.map((m) => m.close()));
     notes.end();
     const errors = results.flatMap((r) => r.status === "rejected" ? [r.reason] : []);
     if (errors.length > 0) throw new AggregateError(errors, "Some servers failed to close");
   };
 
+  const statusOf = (one: Slot): HubServerStatus => {
+    const status = one.status();
+    const kept = storeNow?.peek(one.name);
+    if (kept !== undefined) {
+      status.catalogue = {
+        ageMs: Math.max(0, Date.now() - kept.takenAt),
+        tools: kept.tools.length,
+      };
+    }
+    return status;
+  };
   const self: Hub = {
     async ready(timeout) {
-      const all = Promise.all(members.map((m) => m.settled)).then(() => {});
+      const all = Promise.all(slots.map((m) => m.settled())).then(() => {});
       if (timeout === undefined) return await all;
       if (!(typeof timeout === "number" && timeout > 0)) {
         throw new TypeError("timeout must be a positive number of milliseconds");
@@ -210,17 +373,28 @@ export function hub(options: HubOptions): Hub {
       await Promise.race([all, expired]);
     },
     status() {
-      const status = Object.fromEntries(members.map((m) => [m.name, m.status()]));
+      const status = Object.fromEntries(slots.map((m) => [m.name, statusOf(m)]));
       return { servers: status, collisions: catalogue.collisions() };
     },
-    serverNames: () => members.map((m) => m.name),
-    client: (name) => member(name).client,
+    serverNames: () => slots.map((m) => m.name),
+    client: (name) => slot(name).wake().client,
     resolveTool(name) {
       const route = catalogue.toolRoute(name);
       return route !== undefined && byName.has(route.server) ? { ...route } : undefined;
     },
+    async listCatalogue(listOptions) {
+      const tools = await steps.tools(listOptions);
+      return { tools, alwaysLoad: tools.filter(keep).map((tool) => tool.name) };
+    },
+    async warm() {
+      if (keeper === undefined) {
+        await Promise.all(slots.map((m) => m.settled()));
+        return;
+      }
+      await catalogue.tools();
+    },
     async listAllTools(listOptions) {
-      if (lazy) return META_TOOLS.map((tool) => structuredClone(tool));
+      if (lazy) return await lazyListing(listOptions);
       return await steps.tools(listOptions);
     },
     callTool: ((name: string, args?: Record<string, unknown>, callOptions?: ToolCallOptions) => {
@@ -228,26 +402,30 @@ export function hub(options: HubOptions): Hub {
         return Promise.reject(new TypeError("name must be a non-empty string"));
       }
       if (lazy) {
-        const meta = lazyCall(name, args, callOptions, steps.tools, callTool);
+        const meta = lazyCall(name, args, callOptions, find, callTool);
         if (meta !== undefined) return meta;
       }
       return callTool(name, args, callOptions);
     }) as Hub["callTool"],
     async getTask(task, taskOptions) {
       const server = tasks.ownerOf(task);
-      return tasks.note(await member(server).use().getTask(task, taskOptions), server);
+      return tasks.note(
+        await slot(server).with((client) => client.getTask(task, taskOptions)),
+        server,
+      );
     },
     async awaitTask(task, taskOptions) {
       const server = tasks.ownerOf(task);
-      return await steps.awaitTask(
-        server,
-        task,
-        () => member(server).use().awaitTask(task, taskOptions),
+      return await slot(server).with((client) =>
+        steps.awaitTask(server, task, () => client.awaitTask(task, taskOptions))
       );
     },
     async cancelTask(task, taskOptions) {
       const server = tasks.ownerOf(task);
-      return tasks.note(await member(server).use().cancelTask(task, taskOptions), server);
+      return tasks.note(
+        await slot(server).with((client) => client.cancelTask(task, taskOptions)),
+        server,
+      );
     },
     listAllPrompts: (listOptions) => catalogue.prompts(listOptions),
     async getPrompt(name, args, callOptions) {
@@ -257,21 +435,28 @@ export function hub(options: HubOptions): Hub {
         route = catalogue.promptRoute(name);
       }
       if (route === undefined) throw unknown("a prompt", name, "unknown_prompt");
-      return await steps.prompt(name, route, member(route.server).use(), args, callOptions);
+      const found = route;
+      return await slot(found.server).with((client) =>
+        steps.prompt(name, found, client, args, callOptions)
+      );
     },
     listAllResources: (listOptions) => catalogue.resources(listOptions),
     listAllResourceTemplates: (listOptions) => catalogue.templates(listOptions),
     async readResource(uri, readOptions) {
-      const { server, client } = await ownerOf(uri);
-      return await steps.read(uri, server, client, readOptions);
+      const owner = await ownerOf(uri);
+      return await owner.with((client) => steps.read(uri, owner.name, client, readOptions));
     },
     async subscribe(uri, subOptions) {
-      const { server, client } = await ownerOf(uri);
-      await steps.watch(uri, server, (target) => client.subscribe(target, subOptions));
+      const owner = await ownerOf(uri);
+      await owner.with((client) =>
+        steps.watch(uri, owner.name, (target) => client.subscribe(target, subOptions))
+      );
     },
     async unsubscribe(uri, subOptions) {
-      const { server, client } = await ownerOf(uri);
-      await steps.watch(uri, server, (target) => client.unsubscribe(target, subOptions));
+      const owner = await ownerOf(uri);
+      await owner.with((client) =>
+        steps.watch(uri, owner.name, (target) => client.unsubscribe(target, subOptions))
+      );
     },
     subscribeNotifications: (listener) => notes.subscribe(listener),
     notifications: (iterOptions) =>

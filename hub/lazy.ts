@@ -1,13 +1,7 @@
 /**
  * The lazy catalogue: instead of every tool, a hub with `lazy: true` lists two meta-tools,
  * `search_tools` and `call_tool`, so a host with hundreds of tools hands a model two.
- *
- * `search_tools` ranks tools with {@linkcode searchTools}: names and descriptions are cut into
- * lower-case words (at non-alphanumerics and camelCase humps); each distinct word of the
- * query scores 3 when it is a word of the tool's name, else 2 when it begins one (2 letters
- * or more), else 1 when it is or begins (2 letters or more) a word of the description; a
- * tool's score is the sum. Tools that score 0 are left out; the rest come best first, ties
- * by name.
+ * `search_tools` ranks with the index of `search.ts` (loaded on the first search).
  *
  * @module
  */
@@ -27,13 +21,17 @@ export const MAX_SEARCH_LIMIT = 50;
 export const META_TOOLS: readonly Tool[] = Object.freeze([
   {
     name: SEARCH_TOOLS,
-    description: "Search the available tools by keywords (matched against tool names and " +
-      "descriptions). Returns the best matches with their names, descriptions and input " +
-      `schemas; then run one with ${CALL_TOOL}.`,
+    description: "Search the available tools by keywords (matched against tool names, " +
+      "descriptions and parameters), or load tools by name with 'select:name1,name2'. " +
+      "Returns the best matches with their names, descriptions and input schemas; then run " +
+      `one with ${CALL_TOOL}.`,
     inputSchema: {
       type: "object",
       properties: {
-        query: { type: "string", description: "Keywords describing the task, e.g. 'send email'" },
+        query: {
+          type: "string",
+          description: "Keywords describing the task, e.g. 'send email', or 'select:<tool name>'",
+        },
         limit: {
           type: "integer",
           minimum: 1,
@@ -82,75 +80,3 @@ export const META_TOOLS: readonly Tool[] = Object.freeze([
     },
   },
 ]);
-
-/** One match of {@linkcode searchTools}. */
-export interface ToolMatch {
-  /** The tool's hub name. */
-  name: string;
-  /** Its description, when it has one. */
-  description?: string;
-  /** Its input schema. */
-  inputSchema: Record<string, unknown>;
-  /** Its score (see the module's documentation). */
-  score: number;
-}
-
-/**
- * Cuts a text into lower-case words, at non-alphanumerics and camelCase humps.
- *
- * @param text The text.
- * @returns The words.
- */
-export function words(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== "");
-}
-
-function scoreOf(query: readonly string[], name: string[], description: string[]): number {
-  let score = 0;
-  for (const word of query) {
-    const begins = (w: string) => word.length >= 2 && w.startsWith(word);
-    if (name.includes(word)) score += 3;
-    else if (name.some(begins)) score += 2;
-    else if (description.some((w) => w === word || begins(w))) score += 1;
-  }
-  return score;
-}
-
-/**
- * Ranks tools for a query (see the module's documentation for the scoring).
- *
- * @param tools The catalogue.
- * @param query The keywords.
- * @param limit The most matches to return.
- * @returns The matches, best first, ties by name.
- *
- * @example
- * ```ts
- * import { searchTools } from "./lazy.ts";
- *
- * const tools = [
- *   { name: "mail__send_email", description: "Send an email", inputSchema: { type: "object" } },
- *   { name: "docs__search", description: "Search the docs by email address", inputSchema: { type: "object" } },
- * ];
- * const [best] = searchTools(tools, "send email", 5);
- * if (best.name !== "mail__send_email" || best.score !== 6) throw new Error("unexpected");
- * ```
- */
-export function searchTools(tools: readonly Tool[], query: string, limit: number): ToolMatch[] {
-  const wanted = [...new Set(words(query))];
-  const matches: ToolMatch[] = [];
-  for (const tool of tools) {
-    const score = scoreOf(wanted, words(tool.name), words(tool.description ?? ""));
-    if (score === 0) continue;
-    const match: ToolMatch = { name: tool.name, inputSchema: tool.inputSchema, score };
-    if (tool.description !== undefined) match.description = tool.description;
-    matches.push(match);
-  }
-  matches.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return matches.slice(0, limit);
-}

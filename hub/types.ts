@@ -8,13 +8,39 @@
 import type { McpError } from "../protocol/errors.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { GovernanceOptions } from "../governance/options.ts";
-import type { ClientOptions, McpClient, ServerNotification } from "../client/types.ts";
+import type {
+  ClientOptions,
+  ListAllOptions,
+  McpClient,
+  ServerNotification,
+  Tool,
+} from "../client/types.ts";
 import type { StdioOptions } from "../transports/stdio.ts";
 import type { HttpAuth, StreamableHttpOptions } from "../transports/streamable_http.ts";
 import type { Containment, Transport } from "../transports/transport.ts";
+import type { CacheStore } from "../cache/store.ts";
+
+/**
+ * When a server starts: `"eager"` at `hub()`, `"lazy"` on its first call (or when its
+ * catalogue must be learnt), and stopped again after `idleMs` without calls.
+ */
+export type HubStart = "eager" | "lazy";
+
+/** The hub's own keys of a server entry: how it starts and which of its tools stay listed. */
+export interface HubEntryOptions {
+  /** When it starts (default: the hub's `start`). */
+  start?: HubStart;
+  /** A lazy server stops after this many milliseconds without calls (default: the hub's). */
+  idleMs?: number;
+  /**
+   * Its tools a lazy hub lists beside the meta-tools: `true` for all of them, or their names
+   * on the server.
+   */
+  alwaysLoad?: boolean | string[];
+}
 
 /** The client options a server entry may carry (everything but the transport). */
-export type HubClientOptions = Omit<ClientOptions, "transport">;
+export type HubClientOptions = Omit<ClientOptions, "transport"> & HubEntryOptions;
 
 /** A server started as a child process (stdio), with its client options. */
 export interface HubStdioServer extends StdioOptions, HubClientOptions {
@@ -82,7 +108,8 @@ export interface HubOptions {
   separator?: string;
   /**
    * List two meta-tools, `search_tools` and `call_tool`, instead of every tool (default
-   * `false`); every tool stays callable by its hub name.
+   * `false`), then the tools kept loaded (`alwaysLoad`) and those searches found this
+   * session; every tool stays callable by its hub name. Servers then start lazily by default.
    */
   lazy?: boolean;
   /** How servers are restarted (default: with backoff, for ever), or `false` for never. */
@@ -97,10 +124,38 @@ export interface HubOptions {
   governance?: HubGovernanceOptions;
   /** Receives diagnostics (a server that failed, a name collision); never secrets. */
   onWarning?: (message: string) => void;
+  /**
+   * When servers start (default `"lazy"` with `lazy: true`, else `"eager"`); a server entry's
+   * `start` overrides it.
+   */
+  start?: HubStart;
+  /**
+   * How long a lazily started server stays up without calls, in milliseconds (default
+   * 300 000; `Infinity` keeps it up).
+   */
+  idleMs?: number;
+  /**
+   * Where each server's last complete `tools/list` is kept (its catalogue, with pin
+   * fingerprints, when it was taken and how long it took): a `memoryStore()`, `denoKvStore(kv)`
+   * or `redisStore(command)`. Searches, `call_tool`'s routing and listings answer from it
+   * without starting a server, and another process with the same store starts warm. Default:
+   * a memory store of the hub's own when any server starts lazily, else none.
+   */
+  cache?: CacheStore;
+  /** How long a stored catalogue is used before its server is asked again (default one day). */
+  catalogueTtlMs?: number;
+  /**
+   * Tools a lazy hub lists beside the meta-tools: server names (all their tools) or hub tool
+   * names (`docs__search`). A tool whose `_meta["anthropic/alwaysLoad"]` is `true` is listed
+   * too.
+   */
+  alwaysLoad?: string[];
 }
 
 /**
  * Where a server is:
+ * - `stopped`: a lazy server not running (never started, or stopped after `idleMs`);
+ * - `starting`: a lazy server being started for a call or to learn its catalogue;
  * - `connecting`, `ready`, `reconnecting`: its client's state;
  * - `waiting`: it failed (to start, or its client gave up reconnecting) and the hub
  *   restarts it at `nextRetry`;
@@ -108,6 +163,8 @@ export interface HubOptions {
  * - `closed`: the hub was closed.
  */
 export type HubServerState =
+  | "stopped"
+  | "starting"
   | "connecting"
   | "ready"
   | "reconnecting"
@@ -136,6 +193,10 @@ export interface HubServerStatus {
    * `"none"` (see `ClientStatus.containment`).
    */
   containment?: Containment;
+  /** When it starts: `"eager"` or `"lazy"`. */
+  start: HubStart;
+  /** Its last complete catalogue (live or stored), once known: its age and size. */
+  catalogue?: { ageMs: number; tools: number };
 }
 
 /**
@@ -161,6 +222,14 @@ export interface HubStatus {
   servers: Record<string, HubServerStatus>;
   /** The collisions of the latest listings. */
   collisions: HubCollision[];
+}
+
+/** What `hub.listCatalogue()` returns. */
+export interface HubCatalogue {
+  /** Every tool under its hub name, as the caller may see it. */
+  tools: Tool[];
+  /** The hub names of the tools kept loaded (`alwaysLoad`), in the catalogue's order. */
+  alwaysLoad: string[];
 }
 
 /** A server notification, with the name of the server that sent it. */
@@ -257,6 +326,19 @@ export interface Hub extends HubClientMethods {
   client(server: string): McpClient;
   /** Where a hub tool name leads (after a listing, or by its prefix), or `undefined`. */
   resolveTool(name: string): HubRoute | undefined;
+  /**
+   * The whole catalogue, whether or not the hub is lazy (stored catalogues answer; a server
+   * never seen is started once to learn its own), with the names of the tools kept loaded
+   * (`alwaysLoad`): what the model adapters' `defer: true` emits, each tool but those
+   * deferred.
+   */
+  listCatalogue(options?: ListAllOptions): Promise<HubCatalogue>;
+  /**
+   * Learns the catalogue of every server the store lacks (or holds past its ttl), starting
+   * each such server once (a lazy one stops again after `idleMs`); resolves when all are
+   * stored or failed (reported in `status()` and through `onWarning`).
+   */
+  warm(): Promise<void>;
   /** Receives every server's notifications (not progress); returns the unsubscribe function. */
   subscribeNotifications(listener: HubNotificationListener): () => void;
   /** Every server's notifications as an async iterator, until `signal` aborts or the hub closes. */

@@ -66,6 +66,8 @@ export interface MockTool {
   outputSchema?: JsonObject;
   /** Its annotations. */
   annotations?: JsonObject;
+  /** Its `_meta`, listed as given (e.g. `{ "anthropic/alwaysLoad": true }`). */
+  _meta?: JsonObject;
   /** Runs the tool (default: an empty result). A thrown error with a numeric `code` is a JSON-RPC error; any other is an `isError` result. */
   handler?: ToolHandler;
   /** Runs as a task when the client asks (`"optional"`) or always (`"required"`). */

@@ -13,10 +13,12 @@ import type {
   FunctionTool,
   ResponseFunctionToolCall,
   ResponseInputItem,
+  Tool as ResponsesTool,
 } from "openai/resources/responses/responses";
 import type {
   Tool as AnthropicSdkTool,
   ToolResultBlockParam,
+  ToolUnion,
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages";
 import { asSchema, generateText, jsonSchema, stepCountIs, type ToolSet } from "ai";
@@ -110,6 +112,85 @@ test("api types: Anthropic tools, a tool_use block and its tool_result are the S
   const result: ToolResultBlockParam = await kit.run(block);
   assertEquals(tools[0].input_schema.additionalProperties, false);
   assertEquals(result, { type: "tool_result", tool_use_id: "toolu_1", content: '{"id":"u3"}' });
+});
+
+/** A hub-like source: its whole catalogue, one tool kept loaded, calls echoed. */
+function catalogueSource(): ToolSource & { listCatalogue(): Promise<unknown> } {
+  const inner = echoSource();
+  const tools = [
+    { ...TOOLS[0], name: "users__lookup.user" },
+    { name: "mail__send", description: "Sends mail", inputSchema: { type: "object" } },
+  ];
+  return {
+    ...inner,
+    listAllTools: () => Promise.resolve([]),
+    listCatalogue: () => Promise.resolve({ tools, alwaysLoad: ["mail__send"] }),
+  };
+}
+
+test("api types: Anthropic defer: the BM25 tool search tool and deferred tools are the SDK's ToolUnion", async () => {
+  const kit = await anthropicTools(catalogueSource(), { defer: true });
+  const tools: ToolUnion[] = kit.tools;
+  assertEquals(kit.tools.map((t) => [t.name, "defer_loading" in t ? t.defer_loading : undefined]), [
+    ["tool_search_tool_bm25", undefined],
+    ["users__lookup_user", true],
+    ["mail__send", undefined],
+  ]);
+  assertEquals(tools[0], {
+    type: "tool_search_tool_bm25_20251119",
+    name: "tool_search_tool_bm25",
+  } as ToolUnion);
+  // A deferred tool found by the search runs like any other.
+  const block: ToolUseBlock = {
+    type: "tool_use",
+    id: "toolu_2",
+    name: "users__lookup_user",
+    input: { id: "u4" },
+    caller: { type: "direct" },
+  };
+  const result: ToolResultBlockParam = await kit.run(block);
+  assertEquals(result.content, '{"id":"u4"}');
+  // A plain client: tools whose _meta asks to stay loaded are not deferred.
+  const client = echoSource();
+  const listed = [
+    { ...TOOLS[0], _meta: { "anthropic/alwaysLoad": true } },
+    { name: "other", inputSchema: { type: "object" } },
+  ];
+  const plain = await anthropicTools({ ...client, listAllTools: () => Promise.resolve(listed) }, {
+    defer: true,
+  });
+  assertEquals(plain.tools.map((t) => "defer_loading" in t), [false, false, true]);
+});
+
+test("api types: Responses defer: tool_search and deferred function tools are the SDK's Tool", async () => {
+  const kit = await openAiTools(catalogueSource(), { api: "responses", defer: true });
+  const tools: ResponsesTool[] = kit.tools;
+  assertEquals(tools[0], { type: "tool_search" });
+  const fns = tools.slice(1) as FunctionTool[];
+  assertEquals(fns.map((t) => [t.name, t.defer_loading]), [
+    ["users__lookup_user", true],
+    ["mail__send", undefined],
+  ]);
+  const output = await kit.run({
+    call_id: "c9",
+    name: "users__lookup_user",
+    arguments: '{"id":"u5"}',
+  });
+  assertEquals(output.output, '{"id":"u5"}');
+  // Chat Completions and the AI SDK have no deferral: refused, not ignored.
+  let refused = 0;
+  for (
+    const attempt of [
+      () => openAiTools(catalogueSource(), { defer: true } as never),
+      () => aiSdkTools(catalogueSource(), { defer: true } as never),
+      () => anthropicTools(catalogueSource(), { defer: "yes" } as never),
+    ]
+  ) {
+    await attempt().catch((error) => {
+      if (error instanceof TypeError) refused++;
+    });
+  }
+  assertEquals(refused, 3);
 });
 
 test("api types: AI SDK tools made with the SDK's jsonSchema are a ToolSet", async () => {
@@ -209,6 +290,7 @@ test("api types: a wrong shape fails the type check (the checks above can fail)"
     "const chat = await openAiTools(source);",
     'const responses = await openAiTools(source, { api: "responses" });',
     "const anthropic = await anthropicTools(source);",
+    'const deferred = await openAiTools(source, { api: "responses", defer: true });',
   ];
   const wrong = [
     // Responses tools where Chat Completions tools go, and the other way round.
@@ -216,10 +298,12 @@ test("api types: a wrong shape fails the type check (the checks above can fail)"
     "export const b: FunctionTool[] = chat.tools;",
     // One field renamed.
     "export const c: Tool[] = anthropic.tools.map(({ input_schema, ...t }) => ({ ...t, inputSchema: input_schema }));",
+    // The deferred kit's tool search is not a function tool.
+    "export const d: FunctionTool[] = deferred.tools;",
   ];
   const { ok, output } = await checkProbe([...imports, ...wrong].join("\n"));
   assert(!ok, "the wrong shapes must fail");
-  // Exactly these three: the imports resolve, and the right lines fail.
-  assertStringIncludes(output, "Found 3 errors");
-  for (const line of [9, 10, 11]) assertStringIncludes(output, `:${line}:`);
+  // Exactly these four: the imports resolve, and the right lines fail.
+  assertStringIncludes(output, "Found 4 errors");
+  for (const line of [10, 11, 12, 13]) assertStringIncludes(output, `:${line}:`);
 }, { timeout: 120_000 });

@@ -107,7 +107,16 @@ const LAYERS: Record<string, readonly string[]> = {
   adapters: ["protocol", "client", "governance"],
   // Many servers behind one object: clients made through the public face, their transports,
   // the notifications fan-out, and runtime/ for reading config files and the environment.
-  hub: ["protocol", "clock", "runtime", "transports", "client", "client/changes", "governance"],
+  hub: [
+    "protocol",
+    "clock",
+    "runtime",
+    "cache",
+    "transports",
+    "client",
+    "client/changes",
+    "governance",
+  ],
   // The command-line inspector: only the public entries (".": mod.ts; oauth/mod.ts and
   // testing/mod.ts), and the clock for its progress line.
   cli: [".", "clock", "oauth", "testing"],

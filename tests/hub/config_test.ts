@@ -74,6 +74,25 @@ test("config: VS Code servers + inputs (answers, defaults), settings.json's mcp 
   assertEquals(settings.servers.s, { command: "x", env: { K: "d" } });
 });
 
+test("config: the hub's keys start, idleMs and alwaysLoad are kept on stdio and HTTP entries", async () => {
+  const warnings: string[] = [];
+  const config = await loadConfig(
+    `{ "mcpServers": {
+      "files": { "command": "npx", "start": "lazy", "idleMs": 60000, "alwaysLoad": ["read"] },
+      "search": { "url": "https://mcp.example.com/mcp", "start": "eager", "alwaysLoad": true }
+    } }`,
+    { onWarning: (message) => warnings.push(message) },
+  );
+  assertEquals(
+    config.servers,
+    {
+      files: { command: "npx", start: "lazy", idleMs: 60000, alwaysLoad: ["read"] },
+      search: { url: "https://mcp.example.com/mcp", start: "eager", alwaysLoad: true },
+    } as unknown as typeof config.servers,
+  );
+  assertEquals(warnings, []);
+});
+
 test("config: text or path is decided by content", () => {
   const table: [string, boolean][] = [
     ["{}", true],
@@ -97,6 +116,24 @@ test("config: bad files are kind config errors naming the file, the entry and th
     ['{ "mcpServers": { "a": "npx x" } }', "invalid_entry", "a", "mcpServers.a"],
     ['{ "mcpServers": { "a": {} } }', "invalid_entry", "a", "mcpServers.a.command"],
     ['{ "mcpServers": { "a": { "command": "" } } }', "invalid_value", "a", "mcpServers.a.command"],
+    [
+      '{ "mcpServers": { "a": { "command": "x", "start": "soon" } } }',
+      "invalid_value",
+      "a",
+      "mcpServers.a.start",
+    ],
+    [
+      '{ "mcpServers": { "a": { "url": "https://x.example", "idleMs": 0 } } }',
+      "invalid_value",
+      "a",
+      "mcpServers.a.idleMs",
+    ],
+    [
+      '{ "mcpServers": { "a": { "command": "x", "alwaysLoad": "all" } } }',
+      "invalid_value",
+      "a",
+      "mcpServers.a.alwaysLoad",
+    ],
     [
       '{ "mcpServers": { "a": { "command": "x", "args": "y" } } }',
       "invalid_value",

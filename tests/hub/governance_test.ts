@@ -121,7 +121,7 @@ test("hub governance: the lazy catalogue searches and calls only what governance
     return (found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name);
   };
   assertEquals(await search(), ["a__send_email"]);
-  assertEquals(await search("admin"), ["a__delete_email", "a__send_email"]);
+  assertEquals(await search("admin"), ["a__send_email", "a__delete_email"]);
   const hidden = await mcpError(servers.callTool(CALL_TOOL, { name: "a__delete_email" }));
   assertEquals(hidden.reason, "hidden_tool");
   const ran = await servers.callTool(CALL_TOOL, { name: "a__delete_email" }, {

@@ -1,49 +1,11 @@
 // The lazy catalogue: two meta-tools instead of every tool, the ranking of search_tools
 // (table-first), call_tool's routing, and the errors a model's bad arguments get.
 import { hub } from "../../hub/hub.ts";
-import { CALL_TOOL, META_TOOLS, SEARCH_TOOLS, searchTools, words } from "../../hub/lazy.ts";
+import { CALL_TOOL, META_TOOLS, SEARCH_TOOLS } from "../../hub/lazy.ts";
 import type { Tool } from "../../client/types.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { mcpError } from "../client/_helpers.ts";
 import { toolServer } from "./_helpers.ts";
-
-const tool = (name: string, description?: string): Tool => ({
-  name,
-  ...(description === undefined ? {} : { description }),
-  inputSchema: { type: "object" },
-});
-
-test("lazy: words are cut at non-alphanumerics and camelCase humps", () => {
-  const table: [string, string[]][] = [
-    ["mail__send_email", ["mail", "send", "email"]],
-    ["getHTTPResponse", ["get", "http", "response"]],
-    ["Read a file, then write-it", ["read", "a", "file", "then", "write", "it"]],
-    ["", []],
-  ];
-  for (const [text, expected] of table) assertEquals(words(text), expected, text);
-});
-
-test("lazy: search_tools scoring: name words 3, name prefixes 2, description 1; ties by name", () => {
-  const tools = [
-    tool("mail__send_email", "Send an email to someone"),
-    tool("docs__search", "Search the docs; finds email addresses too"),
-    tool("files__read", "Read a file"),
-    tool("files__write"),
-    tool("chat__sender", "Post a message"),
-  ];
-  const table: [string, number, [string, number][]][] = [
-    ["send email", 10, [["mail__send_email", 6], ["chat__sender", 2], ["docs__search", 1]]],
-    ["file", 10, [["files__read", 2], ["files__write", 2]]],
-    ["FILES write", 10, [["files__write", 6], ["files__read", 3]]],
-    ["search", 1, [["docs__search", 3]]],
-    ["nothing-matches", 10, []],
-    ["e", 10, []],
-  ];
-  for (const [query, limit, expected] of table) {
-    const ranked = searchTools(tools, query, limit).map((m) => [m.name, m.score]);
-    assertEquals(ranked, expected, query);
-  }
-});
 
 test("lazy: the hub lists two meta-tools whose schemas a model can follow", async () => {
   await using servers = hub({

@@ -1,0 +1,224 @@
+/**
+ * Private: the hub's stored catalogues (loaded by the hub only when it keeps them). Each
+ * server's last complete `tools/list` is kept in the hub's `cache` store under a key naming
+ * the server (its hub name, and its transport's digest of the URL or command line and the
+ * credentials' identity, so another configuration never reads it) with when it was taken,
+ * how long it took, its `ttlMs` and each tool's pin fingerprint. The store's value is
+ * untrusted input like a server's answer: a value that is not a well-formed catalogue
+ * (shape, sizes, names, fingerprints) is ignored with a warning, and its server is asked
+ * again.
+ *
+ * @module
+ */
+
+import type { CacheStore } from "../cache/store.ts";
+import type { Tool } from "../client/types.ts";
+import { fingerprint } from "../governance/pin.ts";
+import { jsonLength } from "../protocol/json_length.ts";
+import type { Transport } from "../transports/transport.ts";
+
+/** One server's stored catalogue. */
+export interface StoredCatalogue {
+  /** The format's version (1). */
+  v: 1;
+  /** When the listing was taken (epoch ms). */
+  takenAt: number;
+  /** How long it is used before the server is asked again. */
+  ttlMs: number;
+  /** How long the listing took, in ms (its server's start included). */
+  tookMs: number;
+  /** The tools, as the server listed them (its own names). */
+  tools: Tool[];
+  /** Each tool's pin fingerprint (SHA-256 of its pinned part), in the same order. */
+  fingerprints: string[];
+}
+
+/** The most tools one stored catalogue may hold. */
+export const MAX_STORED_TOOLS = 10_000;
+/** The most bytes (as JSON) of one stored catalogue. */
+export const MAX_STORED_BYTES = 16 * 1024 * 1024;
+const MAX_NAME = 256;
+const MAX_TEXT = 65_536;
+const FINGERPRINT = /^[0-9a-f]{64}$/;
+const CONTROL = /\p{Cc}/u;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Checks a value read from the store.
+ *
+ * @param value What the store returned.
+ * @param now The current time.
+ * @returns The catalogue, or why it is refused.
+ */
+export function checkStored(value: unknown, now: number): StoredCatalogue | string {
+  if (!isRecord(value)) return "not an object";
+  const { v, takenAt, ttlMs, tookMs, tools, fingerprints } = value;
+  if (v !== 1) return "an unknown version";
+  if (typeof takenAt !== "number" || !Number.isFinite(takenAt) || takenAt > now + 60_000) {
+    return "no valid takenAt";
+  }
+  if (typeof ttlMs !== "number" || !(ttlMs > 0)) return "no valid ttlMs";
+  if (typeof tookMs !== "number" || !(tookMs >= 0) || !Number.isFinite(tookMs)) {
+    return "no valid tookMs";
+  }
+  if (!Array.isArray(tools) || tools.length > MAX_STORED_TOOLS) return "no valid tools list";
+  if (!Array.isArray(fingerprints) || fingerprints.length !== tools.length) {
+    return "fingerprints that do not match its tools";
+  }
+  if (jsonLength(value) > MAX_STORED_BYTES) return `more than ${MAX_STORED_BYTES} bytes`;
+  const names = new Set<string>();
+  for (const [i, tool] of tools.entries()) {
+    if (!isRecord(tool)) return `tool ${i}: not an object`;
+    const { name, description, title, inputSchema } = tool;
+    if (
+      typeof name !== "string" || name === "" || name.length > MAX_NAME || CONTROL.test(name)
+    ) {
+      return `tool ${i}: no valid name`;
+    }
+    if (names.has(name)) return `tool ${i}: a repeated name`;
+    names.add(name);
+    if (!isRecord(inputSchema)) return `tool ${i}: no input schema object`;
+    for (const [key, text] of [["description", description], ["title", title]] as const) {
+      // `null` is what some servers send for none.
+      if (text != null && (typeof text !== "string" || text.length > MAX_TEXT)) {
+        return `tool ${i}: no valid ${key}`;
+      }
+    }
+    if (typeof fingerprints[i] !== "string" || !FINGERPRINT.test(fingerprints[i] as string)) {
+      return `tool ${i}: no valid fingerprint`;
+    }
+  }
+  return value as unknown as StoredCatalogue;
+}
+
+/** The stored catalogues of a hub's servers. */
+export interface CatalogueStore {
+  /** The server's catalogue: kept in memory once read; `undefined` when none is valid. */
+  load(server: string): Promise<StoredCatalogue | undefined>;
+  /** The catalogue in memory, if read or saved already. */
+  peek(server: string): StoredCatalogue | undefined;
+  /** Whether a catalogue is within its ttl. */
+  fresh(catalogue: StoredCatalogue): boolean;
+  /**
+   * Keeps a server's complete listing (unless it is the one kept already, still fresh).
+   * A store that fails is reported and does not fail the listing.
+   */
+  save(server: string, tools: Tool[], tookMs: number): Promise<void>;
+  /** Forgets the server's catalogue in memory (a `list_changed`): the next save writes. */
+  stale(server: string): void;
+}
+
+/** What the catalogue store needs. */
+export interface CatalogueStoreOptions {
+  /** The store. */
+  store: CacheStore;
+  /** Each catalogue's ttl. */
+  ttlMs: number;
+  /** Each server's transport (for its key). */
+  transports: ReadonlyMap<string, Transport>;
+  /** Where diagnostics go. */
+  warn(message: string): void;
+}
+
+const sameListing = (a: readonly Tool[], b: readonly Tool[]) =>
+  a.length === b.length && a.every((tool, i) => tool === b[i]);
+
+/**
+ * Creates the stored catalogues over a store.
+ *
+ * @param options The store, the ttl, the servers' transports and the warning sink.
+ * @returns The catalogues.
+ */
+export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueStore {
+  const { store, ttlMs, warn } = options;
+  const memory = new Map<string, StoredCatalogue>();
+  // The listing (by identity) each catalogue was saved from: the same listing is not saved twice.
+  const savedFrom = new Map<string, readonly Tool[]>();
+  const keys = new Map<string, Promise<string[]>>();
+  const stale = new Set<string>();
+
+  const keyOf = (server: string) => {
+    let key = keys.get(server);
+    if (key === undefined) {
+      const transport = options.transports.get(server);
+      key = (async () => {
+        const target = await transport?.cacheTarget?.().catch(() => undefined);
+        return [
+          "hub-catalogue",
+          server,
+          target?.server ?? `local:${crypto.randomUUID()}`,
+          target?.identity ?? "",
+        ];
+      })();
+      keys.set(server, key);
+    }
+    return key;
+  };
+
+  const fresh = (catalogue: StoredCatalogue) => Date.now() - catalogue.takenAt < catalogue.ttlMs;
+
+  return {
+    fresh,
+    peek: (server) => memory.get(server),
+    async load(server) {
+      const kept = memory.get(server);
+      if (kept !== undefined && fresh(kept)) return kept;
+      let raw: unknown;
+      try {
+        raw = await store.get(await keyOf(server));
+      } catch (error) {
+        warn(`Reading the stored catalogue of "${server}" failed: ${error}`);
+        return undefined;
+      }
+      if (raw === undefined) return undefined;
+      const checked = checkStored(raw, Date.now());
+      if (typeof checked === "string") {
+        warn(`The stored catalogue of "${server}" is ignored: it has ${checked}`);
+        return undefined;
+      }
+      if (!fresh(checked)) return undefined;
+      memory.set(server, checked);
+      return checked;
+    },
+    async save(server, tools, tookMs) {
+      const kept = memory.get(server);
+      if (
+        kept !== undefined && fresh(kept) && !stale.has(server) &&
+        sameListing(savedFrom.get(server) ?? [], tools)
+      ) {
+        return;
+      }
+      const fingerprints = await Promise.all(tools.map((tool) => fingerprint(tool)));
+      // Unchanged definitions that are still fresh: nothing to write.
+      if (
+        kept !== undefined && fresh(kept) && !stale.has(server) &&
+        kept.fingerprints.length === fingerprints.length &&
+        kept.fingerprints.every((print, i) => print === fingerprints[i])
+      ) {
+        savedFrom.set(server, tools);
+        return;
+      }
+      stale.delete(server);
+      const catalogue: StoredCatalogue = {
+        v: 1,
+        takenAt: Date.now(),
+        ttlMs,
+        tookMs: Math.max(0, Math.round(tookMs)),
+        tools,
+        fingerprints,
+      };
+      memory.set(server, catalogue);
+      savedFrom.set(server, tools);
+      try {
+        await store.set(await keyOf(server), catalogue, ttlMs);
+      } catch (error) {
+        warn(`Storing the catalogue of "${server}" failed: ${error}`);
+      }
+    },
+    stale(server) {
+      stale.add(server);
+    },
+  };
+}

@@ -1,0 +1,163 @@
+// The stored catalogue: a hub keeps each server's last complete tools/list in its `cache`
+// store, so a second process with the same store (one Deno KV file, one redis-server)
+// searches without spawning anything; a store's value is checked like a server's answer.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { spawnProcess } from "../../runtime/spawn.ts";
+import { memoryStore } from "../../cache/memory.ts";
+import type { CacheStore } from "../../cache/store.ts";
+import { hub } from "../../hub/hub.ts";
+import { SEARCH_TOOLS } from "../../hub/lazy.ts";
+import { checkStored } from "../../hub/_stored.ts";
+import { assert, assertEquals, scriptCommand, test } from "../_harness.ts";
+import { startRedis } from "../cache/_redis.ts";
+import { startsIn, weatherServer } from "./_stdio.ts";
+
+const SCRIPT = new URL("../fixtures/hub_catalogue_client.ts", import.meta.url);
+const DENO = fileURLToPath(new URL("../../node_modules/.bin/deno", import.meta.url));
+
+interface Report {
+  first?: string;
+  ms: number;
+  starts: number;
+  states: string[];
+}
+
+async function run(
+  command: { command: string; args: string[] },
+  env: Record<string, string>,
+): Promise<Report> {
+  const child = spawnProcess({ ...command, env });
+  await child.stdin.close();
+  const [out, err] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+  ]);
+  const status = await child.exited;
+  assertEquals(status.code, 0, `the hub process failed: ${err}`);
+  return JSON.parse(out.trim().split("\n").at(-1) ?? "{}");
+}
+
+async function twoProcesses(command: { command: string; args: string[] }, store: string) {
+  const dir = mkdtempSync(join(tmpdir(), "conduit-catalogue-"));
+  try {
+    const env = { HUB_STORE: store, HUB_STARTS_FILE: join(dir, "starts") };
+    writeFileSync(env.HUB_STARTS_FILE, "");
+    const first = await run(command, { ...env, HUB_MODE: "warm" });
+    assertEquals(first.starts, 3, "warm() started each server once to learn its catalogue");
+    const second = await run(command, { ...env, HUB_MODE: "search" });
+    assertEquals(second.first, "w1__forecast");
+    assertEquals(second.starts, 3, "the second process spawned nothing to search");
+    assertEquals(second.states, ["stopped", "stopped", "stopped"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("stored catalogue: two processes on one Deno KV file, the second spawning nothing", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "conduit-kv-"));
+  try {
+    const deno = { command: DENO, args: ["run", "-A", "--unstable-kv", fileURLToPath(SCRIPT)] };
+    await twoProcesses(deno, `kv:${join(dir, "catalogue.db")}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("stored catalogue: two processes on one redis-server, the second spawning nothing", async () => {
+  const redis = await startRedis();
+  try {
+    await twoProcesses(scriptCommand(SCRIPT), `redis:${redis.port}`);
+  } finally {
+    await redis.close();
+  }
+});
+
+test("stored catalogue: a stored value that is not a catalogue is ignored, the server asked", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "conduit-catalogue-"));
+  const inner = memoryStore();
+  const keys: (readonly string[])[] = [];
+  const store: CacheStore = {
+    ...inner,
+    set: (key, value, ttl) => (keys.push(key), inner.set(key, value, ttl)),
+  };
+  const warnings: string[] = [];
+  const make = () =>
+    hub({
+      servers: { w: weatherServer(dir) },
+      lazy: true,
+      cache: store,
+      onWarning: (message) => warnings.push(message),
+    });
+  const search = async (servers: ReturnType<typeof hub>) => {
+    const found = await servers.callTool(SEARCH_TOOLS, { query: "forecast" });
+    return (found.structuredContent as { tools: { name: string }[] }).tools[0]?.name;
+  };
+  try {
+    {
+      await using first = make();
+      await first.warm();
+    }
+    assertEquals([startsIn(dir).length, keys.length], [1, 1]);
+    {
+      await using warm = make();
+      assertEquals(await search(warm), "w__forecast");
+      assertEquals(startsIn(dir).length, 1, "answered from the store");
+    }
+    // A store someone else can write to: a hostile value is not taken as a catalogue.
+    const stored = await store.get(keys[0]) as Record<string, unknown>;
+    await inner.set(
+      keys[0],
+      { ...stored, tools: [{ name: "w\u0000evil", inputSchema: {} }] },
+      60_000,
+    );
+    {
+      await using spoilt = make();
+      assertEquals(await search(spoilt), "w__forecast");
+      assertEquals(startsIn(dir).length, 2, "the server was asked again");
+      assert(warnings.some((w) => w.includes("is ignored")), warnings.join("\n"));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("stored catalogue: what a store holds is checked like a server's answer", () => {
+  const now = Date.now();
+  const good = {
+    v: 1,
+    takenAt: now,
+    ttlMs: 60_000,
+    tookMs: 5,
+    tools: [{ name: "a", inputSchema: { type: "object" } }],
+    fingerprints: ["0".repeat(64)],
+  };
+  assertEquals(typeof checkStored(good, now), "object");
+  const print = "0".repeat(64);
+  const table: [string, unknown][] = [
+    ["not an object", "x"],
+    ["an unknown version", { ...good, v: 2 }],
+    ["no valid takenAt", { ...good, takenAt: now + 3_600_000 }],
+    ["no valid ttlMs", { ...good, ttlMs: -1 }],
+    ["no valid tookMs", { ...good, tookMs: "5" }],
+    ["no valid tools list", { ...good, tools: {} }],
+    ["fingerprints that do not match its tools", { ...good, fingerprints: [] }],
+    ["tool 0: not an object", { ...good, tools: [7] }],
+    ["tool 0: no valid name", { ...good, tools: [{ name: "", inputSchema: {} }] }],
+    ["tool 0: no valid name", { ...good, tools: [{ name: "a\u0000b", inputSchema: {} }] }],
+    ["tool 0: no valid name", { ...good, tools: [{ name: "n".repeat(300), inputSchema: {} }] }],
+    ["tool 0: no input schema object", { ...good, tools: [{ name: "a", inputSchema: [] }] }],
+    [
+      "tool 0: no valid description",
+      { ...good, tools: [{ name: "a", inputSchema: {}, description: 5 }] },
+    ],
+    ["tool 0: no valid fingerprint", { ...good, fingerprints: ["zz"] }],
+    [
+      "tool 1: a repeated name",
+      { ...good, tools: [good.tools[0], good.tools[0]], fingerprints: [print, print] },
+    ],
+  ];
+  for (const [why, value] of table) assertEquals(checkStored(value, now), why, why);
+});
