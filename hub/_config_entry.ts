@@ -2,7 +2,7 @@
  * Private: one server entry of a config file as a hub server. Stdio entries take
  * `command`, `args`, `env`, `cwd`; HTTP entries `url` and `headers`; `type` is checked
  * against them where given (`"sse"` and `"streamable-http"` are reached over Streamable
- * HTTP). Variables are expanded in every string value (`_expand.ts`). Keys the hub has no
+ * HTTP); `maxResultChars` is the budget of the server's shaped results. Variables are expanded in every string value (`_expand.ts`). Keys the hub has no
  * use for (a host's own, such as `envFile` or `timeout`) are left out with a warning.
  *
  * @module
@@ -12,7 +12,17 @@ import type { HubServer } from "./types.ts";
 import { configError, type ConfigPlace } from "./_config_error.ts";
 import { expand, type Sources } from "./_expand.ts";
 
-const KNOWN = new Set(["type", "command", "args", "env", "cwd", "url", "headers", "disabled"]);
+const KNOWN = new Set([
+  "type",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "url",
+  "headers",
+  "disabled",
+  "maxResultChars",
+]);
 const HTTP_TYPES = new Set(["http", "sse", "streamable-http", "streamableHttp"]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -70,6 +80,15 @@ export async function configEntry(
       warn(`${place.file}: ${place.key}.${key} is not used by the hub; left out`);
     }
   }
+  const budget = entry.maxResultChars;
+  if (budget !== undefined && !(Number.isSafeInteger(budget) && (budget as number) >= 200)) {
+    throw configError(
+      at("maxResultChars"),
+      "invalid_value",
+      "must be a whole number, at least 200",
+    );
+  }
+  const extra = budget === undefined ? {} : { maxResultChars: budget as number };
   const type = entry.type;
   if (type !== undefined && type !== "stdio" && !HTTP_TYPES.has(type as string)) {
     throw configError(at("type"), "invalid_value", 'must be "stdio", "http" or "sse"');
@@ -83,6 +102,7 @@ export async function configEntry(
     }
     const server: Record<string, unknown> = {
       command: await text(entry.command, sources, at("command")),
+      ...extra,
     };
     if (entry.args !== undefined) {
       if (!Array.isArray(entry.args)) {
@@ -113,7 +133,7 @@ export async function configEntry(
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
       throw configError(at("url"), "invalid_value", "must be an http(s) URL");
     }
-    const server: Record<string, unknown> = { url };
+    const server: Record<string, unknown> = { url, ...extra };
     if (entry.headers !== undefined) {
       server.headers = await strings(entry.headers, sources, at("headers"));
     }

@@ -17,18 +17,28 @@ import type { McpClient, ToolCallOptions } from "../client/types.ts";
 import { timeoutSignal } from "../clock/timer.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
-import { type RawCallTool, withShaping } from "../client/shaping.ts";
-import { DEFAULT_MAX_CHARS } from "../governance/shape.ts";
+import { type RawCallTool, shapeDefaults, withShaping } from "../client/shaping.ts";
+import { hubSpill } from "./_spill.ts";
 import { createCatalogue } from "./_catalogue.ts";
 import { type Backoff, createMember, type Member } from "./_member.ts";
 import { clientOptionsFor } from "./_target.ts";
 import { governed } from "./_governed.ts";
 import { lazyCall } from "./_lazy_calls.ts";
 import { createTaskOwners } from "./_tasks.ts";
-import { META_TOOLS } from "./lazy.ts";
+import { META_TOOLS, READ_RESULT } from "./lazy.ts";
+import { checkMaxChars } from "../governance/shape.ts";
 import type { Hub, HubNotification, HubOptions, HubReconnectOptions } from "./types.ts";
 
-const KEYS = ["servers", "prefix", "separator", "lazy", "reconnect", "governance", "onWarning"];
+const KEYS = [
+  "servers",
+  "prefix",
+  "separator",
+  "lazy",
+  "reconnect",
+  "governance",
+  "onWarning",
+  "shape",
+];
 const BACKOFF: Backoff = {
   attempts: Infinity,
   initialDelay: 1_000,
@@ -102,11 +112,19 @@ export function hub(options: HubOptions): Hub {
   let closed = false;
   const notes = createNotificationHub<HubNotification>(warn, () => closed);
   // Every entry is checked before any client starts.
+  const shape = shapeDefaults(options.shape, "hub");
+  const budgets = new Map<string, number>();
   const planned = Object.entries(servers).map(([name, entry]) => {
     if (name === "") throw new TypeError("hub servers: a server name must not be empty");
     try {
       // Each server's own governance sees its hub name as `ctx.server`.
-      return { name, options: { name, ...clientOptionsFor(name, entry) } };
+      const { maxResultChars, ...clientOptions } = clientOptionsFor(name, entry) as
+        & ReturnType<typeof clientOptionsFor>
+        & { maxResultChars?: unknown };
+      if (maxResultChars !== undefined) {
+        budgets.set(name, checkMaxChars(maxResultChars, `hub servers.${name}.maxResultChars`));
+      }
+      return { name, options: { name, ...clientOptions } };
     } catch (error) {
       throw named(name, error);
     }
@@ -160,10 +178,28 @@ export function hub(options: HubOptions): Hub {
     return tasks.note(result, route.server);
   };
   // With hub governance, shaping is the hub's last stage (the pipeline sees the raw result);
-  // without it, the server's client shapes, with its own `shape` default.
-  const callTool = options.governance === undefined
-    ? callRouted
-    : withShaping(callRouted as RawCallTool, DEFAULT_MAX_CHARS) as typeof callRouted;
+  // so it is with the hub's own `shape` or a server's `maxResultChars`; without any, the
+  // server's client shapes, with its own `shape` default.
+  const spill = hubSpill({
+    shape,
+    budgets,
+    transports: new Map(planned.map((p) => [p.name, p.options.transport])),
+    route: (name) => catalogue.toolRoute(name),
+    tool(name) {
+      const route = catalogue.toolRoute(name);
+      const client = route === undefined ? undefined : byName.get(route.server)?.client;
+      try {
+        return client?.cachedTools().find((tool) => tool.name === route!.name);
+      } catch {
+        return undefined; // not listed yet
+      }
+    },
+  });
+  const hubShapes = options.governance !== undefined || options.shape !== undefined ||
+    budgets.size > 0;
+  const callTool = hubShapes
+    ? withShaping(callRouted as RawCallTool, shape, spill.context) as typeof callRouted
+    : callRouted;
 
   const ownerOf = async (uri: string) => {
     if (typeof uri !== "string" || uri === "") {
@@ -215,12 +251,19 @@ export function hub(options: HubOptions): Hub {
       return route !== undefined && byName.has(route.server) ? { ...route } : undefined;
     },
     async listAllTools(listOptions) {
-      if (lazy) return META_TOOLS.map((tool) => structuredClone(tool));
-      return await steps.tools(listOptions);
+      const tools = lazy
+        ? META_TOOLS.map((tool) => structuredClone(tool))
+        : await steps.tools(listOptions);
+      return shape.spill === undefined ? tools : [...tools, await spill.readResultTool()];
     },
+    readResult: (handle, readOptions) => spill.readResult(handle, readOptions),
+    spilling: () => shape.spill !== undefined,
     callTool: ((name: string, args?: Record<string, unknown>, callOptions?: ToolCallOptions) => {
       if (typeof name !== "string" || name === "") {
         return Promise.reject(new TypeError("name must be a non-empty string"));
+      }
+      if (name === READ_RESULT && shape.spill !== undefined) {
+        return spill.metaCall(args, callOptions);
       }
       if (lazy) {
         const meta = lazyCall(name, args, callOptions, steps.tools, callTool);

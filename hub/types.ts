@@ -8,13 +8,19 @@
 import type { McpError } from "../protocol/errors.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { GovernanceOptions } from "../governance/options.ts";
+import type { ShapeDefaults } from "../governance/shape.ts";
 import type { ClientOptions, McpClient, ServerNotification } from "../client/types.ts";
 import type { StdioOptions } from "../transports/stdio.ts";
 import type { HttpAuth, StreamableHttpOptions } from "../transports/streamable_http.ts";
 import type { Transport } from "../transports/transport.ts";
 
-/** The client options a server entry may carry (everything but the transport). */
-export type HubClientOptions = Omit<ClientOptions, "transport">;
+/**
+ * The client options a server entry may carry (everything but the transport), and
+ * `maxResultChars`: the budget of the server's results shaped through the hub (over the
+ * hub's `shape.maxChars` and the tool's own `_meta["anthropic/maxResultSizeChars"]`; a
+ * call's `maxChars` goes first).
+ */
+export type HubClientOptions = Omit<ClientOptions, "transport"> & { maxResultChars?: number };
 
 /** A server started as a child process (stdio), with its client options. */
 export interface HubStdioServer extends StdioOptions, HubClientOptions {
@@ -97,6 +103,13 @@ export interface HubOptions {
   governance?: HubGovernanceOptions;
   /** Receives diagnostics (a server that failed, a name collision); never secrets. */
   onWarning?: (message: string) => void;
+  /**
+   * Defaults of the hub's shaped calls (`shape: "llm"`): `maxChars` and `spill` (results
+   * over budget kept whole behind a handle for `readResult` and the `read_result`
+   * meta-tool, which the hub then lists). Given (or with hub `governance`, or a server's
+   * `maxResultChars`), the hub shapes; otherwise each server's client does.
+   */
+  shape?: ShapeDefaults;
 }
 
 /**
@@ -191,6 +204,8 @@ export type HubClientMethods = Pick<
   | "listAllResources"
   | "listAllResourceTemplates"
   | "readResource"
+  | "readResult"
+  | "spilling"
   | "subscribe"
   | "unsubscribe"
   | "close"

@@ -70,6 +70,8 @@ export interface MockTool {
   handler?: ToolHandler;
   /** Runs as a task when the client asks (`"optional"`) or always (`"required"`). */
   task?: "optional" | "required";
+  /** Its `_meta` (e.g. `"anthropic/maxResultSizeChars"`). */
+  _meta?: JsonObject;
 }
 
 /** Completes one argument: the candidates (filtered by the typed prefix when an array). */

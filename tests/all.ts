@@ -77,6 +77,7 @@ import "./fuzz/sse_test.ts";
 import "./governance/hostile_test.ts";
 import "./governance/shape_call_test.ts";
 import "./governance/shape_test.ts";
+import "./governance/spill_property_test.ts";
 import "./hub/config_hub_test.ts";
 import "./hub/config_test.ts";
 import "./hub/governance_test.ts";
