@@ -23,7 +23,7 @@ export const CHUNK_CHARS = 30_000;
 export const DEFAULT_SPILL_TTL = 60 * 60 * 1000;
 /** The largest result kept unless told (64 MiB of text). */
 export const DEFAULT_SPILL_BYTES = 64 * 1024 * 1024;
-/** How long after its expiry a result still says it expired (one day at most). */
+/** How long after its expiry a result still says it expired (one day). */
 const EXPIRED_NOTE = 24 * 60 * 60 * 1000;
 
 /** What the entry of a spilled result holds. */
@@ -41,7 +41,13 @@ export interface SpillMeta {
 /** The result store of a client or hub. */
 export interface SpillStore {
   /** Keeps `text` (and `json`, the JSON text `jsonPath` reads) under `owner` and `handle`. */
-  put(owner: string, handle: string, text: string, json: string | undefined): Promise<boolean>;
+  put(
+    owner: string,
+    handle: string,
+    text: string,
+    json: string | undefined,
+    ttlMs?: number,
+  ): Promise<boolean>;
   /**
    * The entry of a handle.
    *
@@ -110,15 +116,20 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
     handle,
     ...rest,
   ];
-  const writeChunks = async (owner: string, handle: string, kind: string, text: string) => {
+  const writeChunks = async (
+    owner: string,
+    handle: string,
+    kind: string,
+    text: string,
+    ttl: number,
+  ) => {
     for (let i = 0, at = 0; at < text.length; i++, at += CHUNK_CHARS) {
       await store.set(key(owner, handle, kind, String(i)), text.slice(at, at + CHUNK_CHARS), ttl);
     }
   };
-  const ttl = options.ttlMs;
   return {
     maxChars: options.maxBytes,
-    async put(owner, handle, text, json) {
+    async put(owner, handle, text, json, ttl = options.ttlMs) {
       if (text.length + (json?.length ?? 0) > options.maxBytes) return false;
       const meta: SpillMeta = {
         owner,
@@ -126,10 +137,10 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
         jsonTotal: json?.length ?? 0,
         expiresAt: now() + ttl,
       };
-      await writeChunks(owner, handle, "t", text);
-      if (json !== undefined) await writeChunks(owner, handle, "j", json);
+      await writeChunks(owner, handle, "t", text, ttl);
+      if (json !== undefined) await writeChunks(owner, handle, "j", json, ttl);
       // Written last: a result is readable only once whole.
-      await store.set(key(owner, handle, "m"), meta, ttl + Math.min(ttl, EXPIRED_NOTE));
+      await store.set(key(owner, handle, "m"), meta, ttl + EXPIRED_NOTE);
       return true;
     },
     async meta(owner, handle) {

@@ -134,7 +134,7 @@ export async function spillResult(
   const whole = segments.length === 1 ? segments[0].text : segments.map((s) => s.text).join("\n");
   const jsonText = json === undefined ? undefined : safeJson(json);
   const expiresAt = Date.now() + ttlMs;
-  const kept = await store.put(owner, handle, whole, jsonText);
+  const kept = await store.put(owner, handle, whole, jsonText, ttlMs);
   const notice = kept
     ? (head: number, tail: number) =>
       `[… ${tail - head} more characters (offset ${head} to ${tail} of ${total}) kept as ` +
