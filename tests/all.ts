@@ -7,6 +7,7 @@ import "./adapters/names_test.ts";
 import "./adapters/refs_test.ts";
 import "./adapters/result_test.ts";
 import "./adapters/strict_test.ts";
+import "./adapters/spill_test.ts";
 import "./cache/cache_test.ts";
 import "./cache/shared_test.ts";
 import "./cache/stores_test.ts";
