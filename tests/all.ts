@@ -13,6 +13,7 @@ import "./cache/shared_test.ts";
 import "./cache/stores_test.ts";
 import "./cache/target_test.ts";
 import "./cache/spill_identity_test.ts";
+import "./cache/file_store_test.ts";
 import "./cli/everything_test.ts";
 import "./cli/http_test.ts";
 import "./cli/parts_test.ts";
