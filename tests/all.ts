@@ -21,6 +21,7 @@ import "./cli/bin_test.ts";
 import "./cli/readme_test.ts";
 import "./cli/tmux_test.ts";
 import "./cli/usage_test.ts";
+import "./cli/spill_test.ts";
 import "./client/auth_test.ts";
 import "./client/connect_test.ts";
 import "./client/connection_test.ts";
