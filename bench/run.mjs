@@ -1,4 +1,4 @@
-// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache|tracing|governance|hub] [--runtime deno|bun]
+// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache|tracing|governance|hub|spill] [--runtime deno|bun]
 // [--runs 3]` (`npm run bench -- …`; `npm run bench:peak` and `npm run soak` name theirs).
 // Without a bench name it runs stdio and http; without --runtime, both
 // runtimes. Each bench runs every case --runs times (one process per client and case) and
@@ -23,7 +23,8 @@ const DENO_FLAGS = [
   "--allow-net=127.0.0.1",
 ];
 
-// The cache bench opens a Deno KV file in a temporary directory.
+// The cache bench opens a Deno KV file in a temporary directory; the spill bench writes a
+// file store in one.
 const CACHE_FLAGS = ["--unstable-kv", "--allow-write"];
 
 const argv = process.argv.slice(2);
@@ -33,7 +34,11 @@ let runs = "3";
 const passThrough = [];
 for (let i = 0; i < argv.length; i++) {
   const arg = argv[i];
-  if (["stdio", "http", "peak", "soak", "cache", "tracing", "governance", "hub"].includes(arg)) {
+  if (
+    ["stdio", "http", "peak", "soak", "cache", "tracing", "governance", "hub", "spill"].includes(
+      arg,
+    )
+  ) {
     benches.push(arg);
   } else if (arg === "--runtime") runtimes.push(...argv[++i].split(","));
   else if (arg.startsWith("--runtime=")) runtimes.push(...arg.slice(10).split(","));
@@ -66,7 +71,7 @@ for (const bench of benches) {
       ? [bin("deno"), [
         "run",
         ...DENO_FLAGS,
-        ...(bench === "cache" ? CACHE_FLAGS : []),
+        ...(bench === "cache" || bench === "spill" ? CACHE_FLAGS : []),
         script,
         ...args,
       ]]

@@ -40,6 +40,21 @@ export const FILE_STORE_BYTES = 256 * 1024 * 1024;
 const SUFFIX = ".json";
 const LONG = 180;
 
+/** The UTF-8 length of a text, counted without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 /** A key part as a file-name-safe text: anything but `A-Z a-z 0-9 _ -` as `%XX` (UTF-8). */
 function safe(part: string): string {
   return encodeURIComponent(part).replace(
@@ -87,7 +102,6 @@ export function fileStoreOver(folder: FolderLike, options: FileStoreOptions = {}
     throw new TypeError("fileStore: maxBytes must be a positive whole number");
   }
   const now = options.now ?? Date.now;
-  const encoder = new TextEncoder();
   // The bytes of the files this store knows of: counted from the folder on first write.
   let sizes: Promise<Map<string, number>> | undefined;
   const known = () =>
@@ -135,7 +149,7 @@ export function fileStoreOver(folder: FolderLike, options: FileStoreOptions = {}
       checkSet(key, ttlMs);
       const name = await nameOf(key);
       const text = JSON.stringify({ k: key, ...entryOf(value, ttlMs, now()) });
-      const size = encoder.encode(text).length;
+      const size = utf8Length(text);
       const map = await known();
       const before = map.get(name) ?? 0;
       if (maxBytes !== Infinity && total(map) - before + size > maxBytes) {

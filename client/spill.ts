@@ -122,7 +122,7 @@ export async function spillResult(
   if (typeof result !== "object" || result === null || !Array.isArray(result.content)) {
     throw new TypeError("result must be a tool result (with a content array)");
   }
-  const { segments, isError, json } = project(result);
+  const { segments, isError, json, jsonText: structuredText } = project(result);
   let total = 0;
   for (const s of segments) total += s.text.length;
   total += Math.max(0, segments.length - 1);
@@ -132,7 +132,7 @@ export async function spillResult(
   }
   const handle = newHandle();
   const whole = segments.length === 1 ? segments[0].text : segments.map((s) => s.text).join("\n");
-  const jsonText = json === undefined ? undefined : safeJson(json);
+  const jsonText = structuredText ?? (json === undefined ? undefined : safeJson(json));
   const expiresAt = Date.now() + ttlMs;
   const kept = await store.put(owner, handle, whole, jsonText, ttlMs);
   const notice = kept

@@ -34,6 +34,33 @@ export interface Segment {
   value?: unknown;
 }
 
+/** Texts this long are sanitised in pieces (between lines), to bound the regexes' memory. */
+const PIECE = 256 * 1024;
+
+/**
+ * {@linkcode sanitizeText} for texts of any size: the same text, but a long one without
+ * terminal escapes (whose removal may span lines) is sanitised a piece of lines at a time,
+ * and handed back as it is when no piece changed, so a clean text costs no copy.
+ *
+ * @param text The text.
+ * @returns The sanitised text.
+ */
+export function sanitizeLarge(text: string): string {
+  if (text.length <= PIECE || text.includes("\u001B")) return sanitizeText(text);
+  const pieces: string[] = [];
+  let changed = false;
+  for (let at = 0; at < text.length;) {
+    const end = text.indexOf("\n", at + PIECE);
+    const next = end === -1 ? text.length : end + 1;
+    const piece = text.slice(at, next);
+    const clean = sanitizeText(piece);
+    if (clean !== piece) changed = true;
+    pieces.push(clean);
+    at = next;
+  }
+  return changed ? pieces.join("") : text;
+}
+
 /** The uncut projection of a result. */
 export interface Projection {
   /** The pieces, in order (joined with `\n`). */
@@ -42,6 +69,8 @@ export interface Projection {
   isError: boolean;
   /** The JSON value `jsonPath` reads: the structured content, else the first JSON text. */
   json: unknown;
+  /** The structured content's JSON text, when there is structured content. */
+  jsonText?: string;
 }
 
 /** What {@linkcode fitSpilled} returns. */
@@ -70,7 +99,12 @@ const SHORT_SCALAR = 40;
  */
 export function project(result: ToolResult): Projection {
   const structured = result.structuredContent;
-  const json = structured === undefined ? undefined : compact(structured);
+  const raw = structured === undefined ? undefined : rawJson(structured);
+  const json = structured === undefined
+    ? undefined
+    : raw === undefined
+    ? "[structured content that is not JSON]"
+    : sanitizeLarge(raw);
   const segments: Segment[] = [];
   const isError = result.isError === true;
   if (isError) segments.push({ kind: "text", text: ERROR_LINE });
@@ -80,13 +114,15 @@ export function project(result: ToolResult): Projection {
     if (typeof block !== "object" || block === null) continue;
     if (block.type === "text") {
       const text = typeof block.text === "string" ? block.text : "";
-      const parsed = parseJson(text);
-      if (json !== undefined && parsed.ok && sameJson(parsed.value, structured)) {
+      // The same text as the structured content's JSON needs no parse to be known.
+      const same = raw !== undefined && text.length === raw.length && text === raw;
+      const parsed = same ? { ok: true as const, value: structured } : parseJson(text);
+      if (json !== undefined && parsed.ok && (same || sameJson(parsed.value, structured))) {
         if (!placed) segments.push({ kind: "json", text: json, value: structured });
         placed = true;
         continue;
       }
-      const visible = sanitizeText(text);
+      const visible = sanitizeLarge(text);
       if (visible === "") continue;
       const again = visible === text ? parsed : parseJson(visible);
       if (again.ok) {
@@ -102,7 +138,12 @@ export function project(result: ToolResult): Projection {
   if (body.trim() === "") {
     segments.splice(isError ? 1 : 0, Infinity, { kind: "text", text: "(no content)" });
   }
-  return { segments, isError, json: structured !== undefined ? structured : firstJson };
+  return {
+    segments,
+    isError,
+    json: structured !== undefined ? structured : firstJson,
+    ...(raw === undefined ? {} : { jsonText: raw }),
+  };
 }
 
 /**
@@ -361,6 +402,14 @@ function pagePaths(value: unknown): string {
     if (key !== undefined) return `page with read_result jsonPath "$${pathPart(key)}"`;
   }
   return "page with read_result offset and length";
+}
+
+function rawJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    return undefined;
+  }
 }
 
 function compact(value: unknown): string {
