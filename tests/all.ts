@@ -82,6 +82,7 @@ import "./governance/hostile_test.ts";
 import "./governance/shape_call_test.ts";
 import "./governance/shape_test.ts";
 import "./governance/spill_property_test.ts";
+import "./governance/spill_call_test.ts";
 import "./hub/config_hub_test.ts";
 import "./hub/config_test.ts";
 import "./hub/governance_test.ts";

@@ -7,6 +7,8 @@ import { anthropicTools } from "../../adapters/anthropic.ts";
 import { openAiTools } from "../../adapters/openai.ts";
 import { createClient } from "../../client/client.ts";
 import { hub } from "../../hub/hub.ts";
+import { loadConfig } from "../../hub/config.ts";
+import { mcpError } from "../client/_helpers.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 
@@ -221,4 +223,27 @@ test("spill hub: a server's maxResultChars is its budget; readResult on the hub"
   const page = await servers.readResult(tool.spilled!.handle, { offset: 0, length: 1_000_000 });
   assert(page.text === LOG, "readResult on the hub: the whole log");
   assertEquals(page.nextOffset, null);
+});
+
+test("spill hub config: a server's maxResultChars from a config file, checked", async () => {
+  const config = await loadConfig(
+    `{ "mcpServers": { "logs": { "command": "srv", "maxResultChars": 1200 } } }`,
+    { env: {} },
+  );
+  assertEquals(config.servers.logs, { command: "srv", maxResultChars: 1200 });
+  const bad = await mcpError(
+    loadConfig(`{ "mcpServers": { "logs": { "command": "srv", "maxResultChars": 50 } } }`, {
+      env: {},
+    }),
+  );
+  assertEquals(bad.kind, "config");
+  assert(bad.message.includes("maxResultChars"), bad.message);
+  // In code, a bad budget is a TypeError naming the server.
+  let error: unknown;
+  try {
+    hub({ servers: { logs: { transport: server().transport(), maxResultChars: 10 } } });
+  } catch (caught) {
+    error = caught;
+  }
+  assert(error instanceof TypeError && error.message.includes("logs"), String(error));
 });
