@@ -59,9 +59,13 @@ export { redisTokenStore, type RedisTokenStoreOptions } from "./oauth/redis_stor
 export { type SanitizeOptions, sanitizeText } from "./protocol/text.ts";
 export {
   DEFAULT_MAX_CHARS,
+  type ShapeDefaults,
   type ShapedResult,
   type ShapeOptions,
   shapeResult,
+  type SpillInfo,
+  type SpillOptions,
+  type SpillSetting,
 } from "./governance/shape.ts";
 export type * from "./adapters/types.ts";
 export * from "./adapters/openai.ts";

@@ -119,7 +119,14 @@ export async function buildKit(
   const list: ListAllOptions = {};
   if (signal !== undefined) list.signal = signal;
   if (refresh !== undefined) list.refresh = refresh;
-  const all = compileTools(await (lister ?? ((l) => source.listAllTools(l)))(list), {
+  const listed = await (lister ?? ((l) => source.listAllTools(l)))(list);
+  // A spilling source's results name a handle: the model reads the rest with read_result.
+  const spill = typeof source.spilling === "function" && source.spilling() === true &&
+      typeof source.readResult === "function"
+    ? await import("../client/spill.ts")
+    : undefined;
+  const ownReader = spill !== undefined && !listed.some((t) => t.name === spill.READ_RESULT);
+  const all = compileTools(ownReader ? [...listed, spill.READ_RESULT_TOOL] : listed, {
     strict,
     previous: GIVEN.get(source),
   });
@@ -146,6 +153,13 @@ export async function buildKit(
         throw new McpError(message, { kind: "not_found", reason: "unknown_tool" });
       }
       const restored = restore(parseArguments(args), entry.plan) as Record<string, unknown>;
+      if (ownReader && entry.tool.name === spill.READ_RESULT) {
+        const read = source.readResult!.bind(source);
+        const result = await spill.readResultCall(restored, callOptions?.principal, read);
+        // The page as it is: its length is the model's to choose (shaping would cut it).
+        const text = String(result.content[0].text);
+        return { name: entry.tool.name, text, isError: result.isError, result };
+      }
       const result = await callSource(source, entry.tool.name, restored, callOptions);
       return { name: entry.tool.name, ...modelText(result), result };
     },

@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { CallOptions, ListAllOptions } from "../client/types.ts";
-import type { Tool } from "../protocol/shapes.ts";
+import type { CallOptions, ListAllOptions, ReadResultOptions } from "../client/types.ts";
+import type { ReadResultPage, Tool } from "../protocol/shapes.ts";
 
 /**
  * Where an adapter's tools come from: anything that lists tools and calls them, such as an
@@ -22,6 +22,14 @@ export interface ToolSource {
     args?: Record<string, unknown>,
     options?: CallOptions & { shape?: "llm" },
   ): Promise<unknown>;
+  /**
+   * Whether the source spills results over budget (a client's or hub's `shape.spill`): the
+   * kit then lists the `read_result` meta-tool, answered by `readResult` (a hub lists it
+   * itself and answers it in `callTool`).
+   */
+  spilling?(): boolean;
+  /** Reads a spilled result (see `McpClient.readResult`). */
+  readResult?(handle: string, options?: ReadResultOptions): Promise<ReadResultPage>;
 }
 
 /** Options of a call through a kit, handed on to the source's `callTool`. */

@@ -1,4 +1,4 @@
-// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache|tracing|governance|hub|startup] [--runtime deno|bun]
+// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache|tracing|governance|hub|startup|toolsearch|hubscale|spill] [--runtime deno|bun]
 // [--runs 3]` (`npm run bench -- …`; `npm run bench:peak` and `npm run soak` name theirs).
 // Without a bench name it runs stdio and http; without --runtime, both
 // runtimes. Each bench runs every case --runs times (one process per client and case) and
@@ -25,7 +25,8 @@ const DENO_FLAGS = [
   "--allow-net=127.0.0.1",
 ];
 
-// The cache bench opens a Deno KV file in a temporary directory.
+// The cache bench opens a Deno KV file in a temporary directory; the spill bench writes a
+// file store in one.
 const CACHE_FLAGS = ["--unstable-kv", "--allow-write"];
 
 const argv = process.argv.slice(2);
@@ -50,6 +51,7 @@ for (let i = 0; i < argv.length; i++) {
       "startup",
       "toolsearch",
       "hubscale",
+      "spill",
     ]
       .includes(arg)
   ) {
@@ -92,7 +94,7 @@ for (const bench of benches) {
       ? [bin("deno"), [
         "run",
         ...DENO_FLAGS,
-        ...(bench === "cache" || bench === "hubscale" ? CACHE_FLAGS : []),
+        ...(bench === "cache" || bench === "hubscale" || bench === "spill" ? CACHE_FLAGS : []),
         script,
         ...args,
       ]]

@@ -29,6 +29,16 @@ export interface Flags {
   args?: string;
   /** Run the call as a task (`call`). */
   task: boolean;
+  /** Shape the result within this many characters, the rest kept behind a handle (`call`). */
+  maxChars?: number;
+  /** Where a page starts (`read-result`). */
+  offset?: number;
+  /** The most characters of a page (`read-result`). */
+  length?: number;
+  /** Only the lines holding this text (`read-result`). */
+  grep?: string;
+  /** A subtree of the JSON (`read-result`). */
+  jsonPath?: string;
   /** Do not try to open a browser (`login`). */
   noBrowser: boolean;
 }
@@ -52,6 +62,11 @@ const VALUE_FLAGS = new Set([
   "--config",
   "--server",
   "--args",
+  "--max-chars",
+  "--offset",
+  "--length",
+  "--grep",
+  "--json-path",
 ]);
 const SHORT: Record<string, string> = { "-h": "--help", "-H": "--header", "-s": "--server" };
 
@@ -164,6 +179,25 @@ function setFlag(flags: Flags, name: string, value: string | undefined): void {
       return;
     case "--args":
       flags.args = value;
+      return;
+    case "--max-chars":
+    case "--offset":
+    case "--length": {
+      const n = Number(value);
+      const least = name === "--offset" ? 0 : name === "--length" ? 1 : 200;
+      if (!Number.isSafeInteger(n) || n < least) {
+        throw new TypeError(`${name} takes a whole number, at least ${least}, not ${value}`);
+      }
+      if (name === "--max-chars") flags.maxChars = n;
+      else if (name === "--offset") flags.offset = n;
+      else flags.length = n;
+      return;
+    }
+    case "--grep":
+      flags.grep = value;
+      return;
+    case "--json-path":
+      flags.jsonPath = value;
       return;
     default:
       throw new TypeError(`unknown flag ${name}`);

@@ -7,10 +7,12 @@
  * @module
  */
 
+import { join } from "node:path";
 import process from "node:process";
 import {
   type ClientOptions,
   createClient,
+  fileStore,
   type McpClient,
   type OAuthOptions,
   stdio,
@@ -104,6 +106,11 @@ export interface OpenOptions {
   login?: Pick<OAuthOptions, "onAuthorizationUrl">;
   /** Check each call's arguments against the tool's schema (the client's `validate`). */
   validate?: boolean;
+  /**
+   * Keep shaped results over budget in the results folder of the config directory, where
+   * `read-result` (another run) finds them.
+   */
+  spill?: boolean;
   /** Stops connecting (Ctrl-C): the promise rejects with an `AbortError`. */
   signal?: AbortSignal;
 }
@@ -193,6 +200,7 @@ export async function openClient(
     requestTimeout: timeout,
     reconnect: false,
     ...(options.validate ? { validate: true } : {}),
+    ...(options.spill ? { shape: { spill: fileStore(join(configDir(term.env), "results")) } } : {}),
     clientInfo: { name: "conduit-mcp-cli", version: "0.1.0" },
     // The client's warnings (a tool left out, a stale listing…): one line each, over the
     // progress line on a terminal.

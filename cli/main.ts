@@ -8,7 +8,7 @@
 
 import { parseArgs, type ParsedArgs } from "./_args.ts";
 import { type Command, type CommandContext, EXIT } from "./_command.ts";
-import { CALL_COMMAND } from "./commands/_call.ts";
+import { CALL_COMMAND, READ_RESULT_COMMAND } from "./commands/_call.ts";
 import { COMPLETE_COMMAND, PROMPT_COMMAND, READ_COMMAND } from "./commands/_content.ts";
 import { LIST_COMMANDS } from "./commands/_lists.ts";
 import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/_auth.ts";
@@ -22,6 +22,7 @@ import type { Terminal } from "./terminal.ts";
 export const COMMANDS: readonly Command[] = [
   ...LIST_COMMANDS,
   CALL_COMMAND,
+  READ_RESULT_COMMAND,
   PROMPT_COMMAND,
   READ_COMMAND,
   COMPLETE_COMMAND,

@@ -22,12 +22,14 @@ export type AuthMethods = Pick<McpClient, "authorized" | "handleCallback" | "set
  * @param transport The client's transport.
  * @param cache Told of a change of identity (the old one's private results go).
  * @param connection Reconnected after new credentials.
+ * @param changed Told of new credentials (spilled results of the old ones go out of reach).
  * @returns The methods.
  */
 export function authMethods(
   transport: Transport,
   cache: ClientCache,
   connection: Pick<Connection, "status" | "reconnect">,
+  changed: () => void = () => {},
 ): AuthMethods {
   return {
     authorized() {
@@ -53,6 +55,7 @@ export function authMethods(
       const before = await cache.identity();
       const open = connection.status().state !== "closed";
       http.setAuth(auth, options); // checks the form: TypeError when it is not one
+      changed();
       // At once: a login the old credentials left waiting is abandoned (its request fails
       // with `authorization_abandoned`), and that failure must meet a stopped attempt, not a
       // connect loop that would give up on it.

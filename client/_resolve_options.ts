@@ -17,7 +17,7 @@ import { createGovernance } from "../governance/create.ts";
 import type { Governance } from "../governance/stages.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
-import { shapeDefaults } from "./shaping.ts";
+import { shapeDefaults, type ShapeSettings } from "./shaping.ts";
 import {
   bad,
   flag,
@@ -86,8 +86,8 @@ export interface ResolvedOptions {
   random(): number;
   /** The tracing, when a `tracer` is given (each call site then costs one branch). */
   trace?: TraceHooks;
-  /** The budget (`maxChars`) of calls made with `shape: "llm"` that give none. */
-  shapeMaxChars: number;
+  /** The defaults of calls made with `shape: "llm"`: the budget and the spill setting. */
+  shape: ShapeSettings;
   /** The server's name for governance, when given. */
   name?: string;
   /** The governance stages, when any governance option is given (decided once, here). */
@@ -252,7 +252,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       }
     },
     random: Math.random,
-    shapeMaxChars: shapeDefaults(options.shape),
+    shape: shapeDefaults(options.shape),
   };
   const trace = tracing(options, transport as unknown as Transport, resolved.warn);
   if (trace !== undefined) resolved.trace = trace;

@@ -17,6 +17,7 @@ import type {
   ListAllOptions,
   ListOptions,
   ReadResourceOptions,
+  ReadResultOptions,
   RequestOptions,
   ToolViewOptions,
 } from "./request_options.ts";
@@ -28,6 +29,7 @@ import type {
   Prompt,
   PromptsPage,
   ReadResourceResult,
+  ReadResultPage,
   Resource,
   ResourcesPage,
   ResourceTemplate,
@@ -231,6 +233,18 @@ export interface McpClient extends TaskMethods {
    * `resources/updated` for it; `cache: "refresh" | "bypass"` skips a cached one.
    */
   readResource(uri: string, options?: ReadResourceOptions): Promise<ReadResourceResult>;
+  /**
+   * Reads a spilled result (a shaped call's `spilled.handle`): a page of the whole text a
+   * model would have seen uncut (paging from 0 to the end gives it back exactly), the lines
+   * matching `grep`, or a `jsonPath` subtree of the structured content. The handle is bound
+   * to the identity it was made for (the credentials and `principal`).
+   *
+   * @throws {McpError} kind `not_found`: reason `unknown_result` (never made, or made for
+   *   another identity), `result_expired`.
+   */
+  readResult(handle: string, options?: ReadResultOptions): Promise<ReadResultPage>;
+  /** Whether shaped calls spill (the `shape.spill` option): kits then list `read_result`. */
+  spilling(): boolean;
   /** Asks for completions of `argument` of `ref`. */
   complete(
     ref: CompletionRef,

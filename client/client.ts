@@ -21,6 +21,7 @@ import { checkKeys } from "../protocol/option_keys.ts";
 import { delay } from "./_async.ts";
 import { authMethods } from "./_client_auth.ts";
 import { type RawCallTool, withShaping } from "./shaping.ts";
+import { clientSpill } from "./_client_spill.ts";
 import { listingMethods } from "./_client_lists.ts";
 import type { GovernedDeps, GovernedMethods } from "./_client_governance.ts";
 import { resolveOptions } from "./_resolve_options.ts";
@@ -174,6 +175,7 @@ export function createClient(options: ClientOptions): McpClient {
   const lists = listingMethods(requester, cache, following);
   const rawCall = (name: string, args?: Record<string, unknown>, options?: ToolCallOptions) =>
     routeToolCall(tasks, name, args, options);
+  const spill = clientSpill(resolved.shape, resolved.transport, () => cache.cachedTools());
   const client: McpClient = {
     ready(timeout) {
       if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
@@ -218,7 +220,9 @@ export function createClient(options: ClientOptions): McpClient {
     ...lists,
     cachedTools: () => cache.cachedTools(),
     tool: (name) => cache.tool(name),
-    callTool: withShaping(rawCall, resolved.shapeMaxChars) as McpClient["callTool"],
+    callTool: withShaping(rawCall, resolved.shape, spill.context) as McpClient["callTool"],
+    readResult: spill.readResult,
+    spilling: () => resolved.shape.spill !== undefined,
     // The task machinery loads with the first task method (or a call that runs as a task).
     getTask: async (task, options) =>
       await (await import("./tasks/tasks.ts")).getTask(tasks, task, options),
@@ -238,7 +242,7 @@ export function createClient(options: ClientOptions): McpClient {
       ),
     subscribe: (uri, options) => subs.subscribe(uri, options),
     unsubscribe: (uri, options) => subs.unsubscribe(uri, options),
-    ...authMethods(resolved.transport, cache, connection),
+    ...authMethods(resolved.transport, cache, connection, spill.credentialsChanged),
     instructionsForLlm() {
       if (!resolved.includeInstructions) return undefined;
       const info = connection.serverInfo();
@@ -309,7 +313,7 @@ export function createClient(options: ClientOptions): McpClient {
     request: later("request"),
   };
   // Shaping is the last stage: the post-hooks and the output check see the raw result.
-  const callTool = withShaping(lazyGoverned.callTool as RawCallTool, resolved.shapeMaxChars);
+  const callTool = withShaping(lazyGoverned.callTool as RawCallTool, resolved.shape, spill.context);
   return Object.assign(client, lazyGoverned, {
     callTool: callTool as McpClient["callTool"],
     ready: (timeout?: number) => plainReady(timeout).then(() => loading).then(() => {}),

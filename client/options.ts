@@ -10,7 +10,7 @@ import type { Implementation } from "../protocol/meta.ts";
 import type { Transport } from "../transports/transport.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { MeterLike, TracerLike } from "../tracing/types.ts";
-import type { ShapeOptions } from "../governance/shape.ts";
+import type { ShapeDefaults } from "../governance/shape.ts";
 import type { ToolFilter } from "../governance/filter.ts";
 import type { Hooks } from "../governance/hooks.ts";
 import type { PolicyOptions } from "../governance/options.ts";
@@ -184,10 +184,12 @@ export interface ClientOptions {
   recordArguments?: boolean;
   /**
    * Defaults of the calls made with `shape: "llm"`: `maxChars`, the budget of the shaped
-   * text (default 8 000, at least 200). Shaping stays per call: a plain `callTool` returns
-   * the raw result, so its type follows its own options.
+   * text (default 8 000, at least 200), and `spill`: keep a result over budget whole behind
+   * a handle (`readResult`) bound to the caller's identity — `true` (a memory store), a
+   * store, or `{ store, ttlMs, maxBytes }`. Shaping stays per call: a plain `callTool`
+   * returns the raw result, so its type follows its own options.
    */
-  shape?: ShapeOptions;
+  shape?: ShapeDefaults;
   /**
    * The server's name for governance (policy rules' `servers`, grants, pins, `ctx.server`)
    * (default: the client's own identity of what it connected to, a digest of the URL or of

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { CacheStore } from "../cache/store.ts";
 import type { Task } from "../protocol/tasks.ts";
 
 /** The params of a `notifications/progress` notification. */
@@ -91,8 +92,45 @@ export interface ToolCallOptions extends CallOptions {
 export interface ShapeCallOptions {
   /** Shape the result for a model. */
   shape: "llm";
-  /** The most characters of the shaped text (default: the client's `shape.maxChars`, 8 000). */
+  /**
+   * The most characters of the shaped text (default: the tool's
+   * `_meta["anthropic/maxResultSizeChars"]`, else the client's `shape.maxChars`, 8 000).
+   */
   maxChars?: number;
+  /**
+   * Keep a result over budget whole behind a handle (`readResult`) instead of cutting it:
+   * `true` (the client's store), `false`, or a store (default: the client's `shape.spill`).
+   */
+  spill?: boolean | CacheStore;
+}
+
+/**
+ * Options of `readResult`: which part of a spilled result to read. `grep` and `jsonPath`
+ * make another text (the matching lines, or a JSON subtree) that `offset` and `length` then
+ * page through.
+ *
+ * @example
+ * ```ts
+ * import type { ReadResultOptions } from "./types.ts";
+ *
+ * const page: ReadResultOptions = { offset: 8_000, length: 4_000 };
+ * if (page.offset !== 8_000) throw new Error("unexpected");
+ * ```
+ */
+export interface ReadResultOptions {
+  /** Where the page starts (default 0). */
+  offset?: number;
+  /** The most characters of the page (default 8 000). */
+  length?: number;
+  /** Only the lines holding this text (any case), each with two lines around it. */
+  grep?: string;
+  /**
+   * A subtree of the structured content (else of the JSON text): `$`, `.key`, `["key"]`,
+   * `[3]`, `[0:20]` — e.g. `$.rows[0:20]`.
+   */
+  jsonPath?: string;
+  /** Whom the read is for: the principal the call was made for. */
+  principal?: string;
 }
 
 /** Options of `awaitTask`. */

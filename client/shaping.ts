@@ -15,10 +15,15 @@ import { checkKeys } from "../protocol/option_keys.ts";
 import {
   checkMaxChars,
   DEFAULT_MAX_CHARS,
+  MIN_MAX_CHARS,
   type ShapedResult,
   shapeResult,
+  type SpillConfig,
 } from "../governance/shape.ts";
+import type { CacheStore } from "../cache/store.ts";
 import { isObject } from "./_json.ts";
+
+export type { SpillConfig } from "../governance/shape.ts";
 import { bad } from "./_option_checks.ts";
 import type { ShapeCallOptions, ToolCallOptions } from "./request_options.ts";
 import type { ToolResult } from "./shapes.ts";
@@ -37,15 +42,88 @@ export type ShapingCallTool = (
   options?: ToolCallOptions & Partial<ShapeCallOptions>,
 ) => Promise<ToolResult | Task | ShapedResult>;
 
+/** The checked `shape` option of a client or hub. */
+export interface ShapeSettings {
+  /** The default budget. */
+  maxChars: number;
+  /** Where results over budget are kept (absent: they are cut). */
+  spill?: SpillConfig;
+}
+
+/** A tool's own budget: its `_meta["anthropic/maxResultSizeChars"]` (at most 500 000). */
+export const MAX_TOOL_BUDGET = 500_000;
+
+function isStore(value: unknown): value is CacheStore {
+  return isObject(value) &&
+    ["get", "set", "delete", "deletePrefix"].every((m) => typeof value[m] === "function");
+}
+
+/** A memory store made on first use for `spill: true` (loaded with the spill code). */
+let ownStore: (() => CacheStore) | undefined;
+
 /**
- * Checks the client's `shape` option: `{ maxChars? }`, the budget of shaped calls.
+ * Checks a spill setting: `true`, `false`, a store, or `{ store?, ttlMs?, maxBytes? }`.
+ *
+ * @param value The setting.
+ * @param where What it is, for the message.
+ * @returns The store and limits, or `undefined` for none.
+ * @throws {TypeError} Naming the setting.
+ */
+export function checkSpill(value: unknown, where: string): SpillConfig | undefined {
+  if (value === undefined || value === false) return undefined;
+  const defaults = { ttlMs: 60 * 60 * 1000, maxBytes: 64 * 1024 * 1024 };
+  if (value === true) return { store: lazyStore(), ...defaults };
+  if (isStore(value)) return { store: value, ...defaults };
+  if (!isObject(value)) {
+    throw new TypeError(`${where} must be true, false, a store or { store, ttlMs, maxBytes }`);
+  }
+  checkKeys(value, ["store", "ttlMs", "maxBytes"], where);
+  if (value.store !== undefined && !isStore(value.store)) {
+    throw new TypeError(`${where}.store must be a store (get, set, delete, deletePrefix)`);
+  }
+  for (const key of ["ttlMs", "maxBytes"] as const) {
+    const n = value[key];
+    if (n !== undefined && !(Number.isSafeInteger(n) && (n as number) > 0)) {
+      throw new TypeError(`${where}.${key} must be a positive whole number`);
+    }
+  }
+  return {
+    store: (value.store as CacheStore | undefined) ?? lazyStore(),
+    ttlMs: (value.ttlMs as number | undefined) ?? defaults.ttlMs,
+    maxBytes: (value.maxBytes as number | undefined) ?? defaults.maxBytes,
+  };
+}
+
+/**
+ * A store that becomes a memory store of its own (`ownMemoryStore`) on first use, so
+ * `spill: true` loads nothing until a result spills.
+ */
+function lazyStore(): CacheStore {
+  let inner: Promise<CacheStore> | undefined;
+  const get = () =>
+    inner ??= import("./spill.ts").then((m) => {
+      ownStore ??= m.ownMemoryStore;
+      return ownStore();
+    });
+  return {
+    evicts: true,
+    get: (key) => get().then((s) => s.get(key)),
+    set: (key, value, ttl) => get().then((s) => s.set(key, value, ttl)),
+    delete: (key) => get().then((s) => s.delete(key)),
+    deletePrefix: (prefix) => get().then((s) => s.deletePrefix(prefix)),
+  };
+}
+
+/**
+ * Checks the client's `shape` option: `{ maxChars?, spill? }`, the defaults of shaped calls.
  *
  * @param value The option as given.
- * @returns The default `maxChars` of shaped calls.
+ * @param where Whose option it is, for the message.
+ * @returns The default budget and spill setting of shaped calls.
  * @throws {TypeError} Naming `shape` for anything else.
  */
-export function shapeDefaults(value: unknown): number {
-  if (value === undefined) return DEFAULT_MAX_CHARS;
+export function shapeDefaults(value: unknown, where = "createClient"): ShapeSettings {
+  if (value === undefined) return { maxChars: DEFAULT_MAX_CHARS };
   if (!isObject(value)) {
     bad(
       "shape",
@@ -53,42 +131,97 @@ export function shapeDefaults(value: unknown): number {
         'callTool(name, args, { shape: "llm" }))',
     );
   }
-  checkKeys(value, ["maxChars"], 'the "shape" option');
-  return checkMaxChars(value.maxChars, 'createClient: option "shape" has a maxChars that');
+  checkKeys(value, ["maxChars", "spill"], 'the "shape" option');
+  const maxChars = checkMaxChars(value.maxChars, `${where}: option "shape" has a maxChars that`);
+  const spill = checkSpill(value.spill, `${where}: option "shape.spill"`);
+  return spill === undefined ? { maxChars } : { maxChars, spill };
+}
+
+/** What shaping needs besides the defaults: who the caller is, and each tool's budget. */
+export interface ShapingContext {
+  /** The owner of results spilled for `principal` (a digest of the caller's identity). */
+  owner(principal: string | undefined, name: string): Promise<string>;
+  /** A tool's own budget (`_meta["anthropic/maxResultSizeChars"]`), when known. */
+  budgetOf?(name: string): number | undefined;
+  /** Notes a per-call store, so `readResult` looks in it too. */
+  used?(config: SpillConfig): void;
 }
 
 /**
- * Wraps the client's `callTool` so that `shape: "llm"` shapes the result (`maxChars`, or
- * the client's default). A call with neither key is passed on untouched.
+ * A tool's own budget from its definition's `_meta["anthropic/maxResultSizeChars"]`: a
+ * whole number from {@linkcode MIN_MAX_CHARS} up, at most {@linkcode MAX_TOOL_BUDGET};
+ * anything else is ignored.
+ *
+ * @param meta The tool's `_meta`.
+ * @returns The budget, or `undefined`.
+ */
+export function toolBudget(meta: unknown): number | undefined {
+  if (!isObject(meta)) return undefined;
+  const value = meta["anthropic/maxResultSizeChars"];
+  if (!Number.isSafeInteger(value) || (value as number) < MIN_MAX_CHARS) return undefined;
+  return Math.min(value as number, MAX_TOOL_BUDGET);
+}
+
+/**
+ * Wraps the client's `callTool` so that `shape: "llm"` shapes the result (`maxChars`, else
+ * the tool's own budget, else the default), spilling it when spilling is on. A call with
+ * none of the shaping keys is passed on untouched.
  *
  * @param call The call without shaping.
- * @param maxChars The client's default budget.
+ * @param defaults The default budget and spill setting.
+ * @param context Who the caller is, and each tool's budget (for spilling).
  * @returns `callTool` with shaping.
  */
-export function withShaping(call: RawCallTool, maxChars: number): ShapingCallTool {
+export function withShaping(
+  call: RawCallTool,
+  defaults: ShapeSettings,
+  context?: ShapingContext,
+): ShapingCallTool {
+  // `spill: true` on a call of a client without a spill default: one memory store of its own.
+  let own: SpillConfig | undefined;
+  const ownSpill = () => own ??= checkSpill(true, "spill")!;
   return (name, args, options) => {
-    if (!isObject(options) || (!("shape" in options) && !("maxChars" in options))) {
+    if (
+      !isObject(options) ||
+      (!("shape" in options) && !("maxChars" in options) && !("spill" in options))
+    ) {
       return call(name, args, options);
     }
-    return shaped(call, maxChars, name, args, options);
+    return shaped(call, defaults, ownSpill, context, name, args, options);
   };
 }
 
 async function shaped(
   call: RawCallTool,
-  fallback: number,
+  defaults: ShapeSettings,
+  ownSpill: () => SpillConfig,
+  context: ShapingContext | undefined,
   name: string,
   args: Record<string, unknown> | undefined,
   options: ToolCallOptions & Partial<ShapeCallOptions>,
 ): Promise<ToolResult | Task | ShapedResult> {
-  const { shape, maxChars, ...rest } = options;
-  if (shape === undefined && maxChars === undefined) return await call(name, args, rest);
+  const { shape, maxChars, spill: perCall, ...rest } = options;
+  if (shape === undefined && maxChars === undefined && perCall === undefined) {
+    return await call(name, args, rest);
+  }
   if (shape !== "llm") {
     throw new TypeError(
       shape === undefined
-        ? 'option "maxChars" goes with shape: "llm"'
+        ? `option "${maxChars !== undefined ? "maxChars" : "spill"}" goes with shape: "llm"`
         : 'option "shape" must be "llm"',
     );
+  }
+  let spill = defaults.spill;
+  if (perCall !== undefined) {
+    if (perCall !== true && perCall !== false && !isStore(perCall)) {
+      throw new TypeError('option "spill" must be true, false or a store');
+    }
+    if (perCall === false) spill = undefined;
+    else if (perCall !== true) spill = { ...(spill ?? ownSpill()), store: perCall };
+    else spill ??= ownSpill();
+  }
+  if (spill !== undefined && context === undefined) {
+    throw new TypeError('option "spill" needs a client or hub (use their callTool)');
   }
   if (rest.task === "return") {
     throw new TypeError(
@@ -96,8 +229,20 @@ async function shaped(
         'shape the result of awaitTask() with shapeResult(), or use task: "await"',
     );
   }
-  const budget = maxChars === undefined ? fallback : checkMaxChars(maxChars);
+  const budget = maxChars === undefined
+    ? (context?.budgetOf?.(name) ?? defaults.maxChars)
+    : checkMaxChars(maxChars);
   // Without task: "return" the call resolves with a result (a task is awaited to its end).
   const result = await call(name, args, rest);
-  return shapeResult(result as ToolResult, { maxChars: budget });
+  if (spill === undefined) return shapeResult(result as ToolResult, { maxChars: budget });
+  const { spillResult, spillStoreOf } = await import("./spill.ts");
+  context!.used?.(spill);
+  const owner = await context!.owner(rest.principal, name);
+  return await spillResult(
+    result as ToolResult,
+    budget,
+    spillStoreOf(spill),
+    owner,
+    spill.ttlMs,
+  );
 }

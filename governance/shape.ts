@@ -22,6 +22,7 @@
 
 import { sanitizeText } from "../protocol/text.ts";
 import type { ToolResult } from "../protocol/shapes.ts";
+import type { CacheStore } from "../cache/store.ts";
 import { approxTokens, DEFAULT_MAX_CHARS, fitBudget, MIN_MAX_CHARS } from "./_budget.ts";
 import { reference } from "./_reference.ts";
 
@@ -36,6 +37,56 @@ export interface ShapeOptions {
   maxChars?: number;
 }
 
+/**
+ * Where results over budget are kept: `true` (a memory store of the client's or hub's own),
+ * a store (`memoryStore()`, `denoKvStore(kv)`, `redisStore(command)`, `fileStore(dir)`), or
+ * the store with its limits.
+ */
+export type SpillSetting = boolean | CacheStore | SpillOptions;
+
+/** A spill store with its limits. */
+export interface SpillOptions {
+  /** The store (default: a memory store of the client's own). */
+  store?: CacheStore;
+  /** How long a spilled result is kept, in ms (default one hour). */
+  ttlMs?: number;
+  /** The largest result kept, in characters (default 64 MiB); a larger one is cut, not kept. */
+  maxBytes?: number;
+}
+
+/** A spill setting, checked: the store and its limits. */
+export interface SpillConfig {
+  /** The store. */
+  store: CacheStore;
+  /** How long a result is kept. */
+  ttlMs: number;
+  /** The largest result kept, in characters. */
+  maxBytes: number;
+}
+
+/** The defaults of a client's or hub's shaped calls (the `shape` option). */
+export interface ShapeDefaults extends ShapeOptions {
+  /**
+   * Keep a result over budget whole behind a handle that `readResult` (and the `read_result`
+   * meta-tool) pages through, instead of cutting it (default `false`).
+   */
+  spill?: SpillSetting;
+}
+
+/** How a shaped result was spilled: kept whole behind {@linkcode SpillInfo.handle}. */
+export interface SpillInfo {
+  /** The opaque handle, for `readResult` (the caller's identity only). */
+  handle: string;
+  /** The length of the whole text a model would have seen uncut. */
+  chars: number;
+  /** Where the part the model did not see starts. */
+  restOffset: number;
+  /** How many characters the model did not see. */
+  restChars: number;
+  /** When the handle expires (ms since the epoch). */
+  expiresAt: number;
+}
+
 /** A tool result as one text for a model. */
 export interface ShapedResult {
   /** The text to hand to the model. */
@@ -46,6 +97,10 @@ export interface ShapedResult {
   approxTokens: number;
   /** How many characters were cut to fit `maxChars` (0 when nothing was). */
   cutChars: number;
+  /** Present when the whole result was kept behind a handle (spilling on, over budget). */
+  spilled?: SpillInfo;
+  /** For the host: `"conduit/spill"` (the {@linkcode SpillInfo}) when the result spilled. */
+  _meta?: Record<string, unknown>;
 }
 
 /** The first line of a shaped failed call. */

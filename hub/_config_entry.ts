@@ -3,9 +3,10 @@
  * `command`, `args`, `env`, `cwd` and `sandbox` (`{ read, write, net, env, run, required }`,
  * variables expanded in its strings); HTTP entries `url` and `headers`; `type` is checked
  * against them where given (`"sse"` and `"streamable-http"` are reached over Streamable
- * HTTP). Variables are expanded in every string value (`_expand.ts`). The hub's own keys
- * `start` (`"eager"` or `"lazy"`), `idleMs` and `alwaysLoad` (`true` or tool names) are kept on
- * either kind. Keys the hub has no use for (a host's own, such as `envFile` or `timeout`) are left out with a warning.
+ * HTTP); `maxResultChars` is the budget of the server's shaped results. Variables are expanded
+ * in every string value (`_expand.ts`). The hub's own keys `start` (`"eager"` or `"lazy"`),
+ * `idleMs` and `alwaysLoad` (`true` or tool names) are kept on either kind. Keys the hub has no
+ * use for (a host's own, such as `envFile` or `timeout`) are left out with a warning.
  *
  * @module
  */
@@ -28,6 +29,7 @@ const KNOWN = new Set([
   "start",
   "idleMs",
   "alwaysLoad",
+  "maxResultChars",
 ]);
 const SANDBOX_LISTS = ["read", "write", "net", "env", "run"];
 const HTTP_TYPES = new Set(["http", "sse", "streamable-http", "streamableHttp"]);
@@ -151,6 +153,15 @@ export async function configEntry(
     }
   }
   const own = hubKeys(entry, at);
+  const budget = entry.maxResultChars;
+  if (budget !== undefined && !(Number.isSafeInteger(budget) && (budget as number) >= 200)) {
+    throw configError(
+      at("maxResultChars"),
+      "invalid_value",
+      "must be a whole number, at least 200",
+    );
+  }
+  const extra = budget === undefined ? {} : { maxResultChars: budget as number };
   const type = entry.type;
   if (type !== undefined && type !== "stdio" && !HTTP_TYPES.has(type as string)) {
     throw configError(at("type"), "invalid_value", 'must be "stdio", "http" or "sse"');
@@ -164,6 +175,7 @@ export async function configEntry(
     }
     const server: Record<string, unknown> = {
       command: await text(entry.command, sources, at("command")),
+      ...extra,
     };
     if (entry.args !== undefined) {
       if (!Array.isArray(entry.args)) {
@@ -204,7 +216,7 @@ export async function configEntry(
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
       throw configError(at("url"), "invalid_value", "must be an http(s) URL");
     }
-    const server: Record<string, unknown> = { url };
+    const server: Record<string, unknown> = { url, ...extra };
     if (entry.headers !== undefined) {
       server.headers = await strings(entry.headers, sources, at("headers"));
     }

@@ -16,8 +16,8 @@ import type { ListAllOptions, Tool, ToolCallOptions } from "../client/types.ts";
 import { timeoutSignal } from "../clock/timer.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
-import { type RawCallTool, withShaping } from "../client/shaping.ts";
-import { DEFAULT_MAX_CHARS } from "../governance/shape.ts";
+import { type RawCallTool, shapeDefaults, withShaping } from "../client/shaping.ts";
+import { hubSpill } from "./_spill.ts";
 import { createCatalogue } from "./_catalogue.ts";
 import type { Backoff } from "./_member.ts";
 import { createSlot, type Slot } from "./_slot.ts";
@@ -28,7 +28,8 @@ import { createTaskOwners } from "./_tasks.ts";
 import { checkIdle, checkStart, splitEntry } from "./_entry_options.ts";
 import type { CatalogueStore } from "./_stored.ts";
 import type { ToolMatch } from "./search.ts";
-import { META_TOOLS } from "./lazy.ts";
+import { META_TOOLS, READ_RESULT } from "./lazy.ts";
+import { checkMaxChars } from "../governance/shape.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { Transport } from "../transports/transport.ts";
 import type {
@@ -53,6 +54,7 @@ const KEYS = [
   "cache",
   "catalogueTtlMs",
   "alwaysLoad",
+  "shape",
 ];
 /** How long a lazily started server stays up without calls, unless told. */
 export const DEFAULT_IDLE_MS = 300_000;
@@ -162,12 +164,20 @@ export function hub(options: HubOptions): Hub {
   let closed = false;
   const notes = createNotificationHub<HubNotification>(warn, () => closed);
   // Every entry is checked before any client starts.
+  const shape = shapeDefaults(options.shape, "hub");
+  const budgets = new Map<string, number>();
   const planned = Object.entries(servers).map(([name, given]) => {
     if (name === "") throw new TypeError("hub servers: a server name must not be empty");
     try {
       const { own, entry } = splitEntry(name, given);
       // Each server's own governance sees its hub name as `ctx.server`.
-      return { name, own, options: { name, ...clientOptionsFor(name, entry) } };
+      const { maxResultChars, ...clientOptions } = clientOptionsFor(name, entry) as
+        & ReturnType<typeof clientOptionsFor>
+        & { maxResultChars?: unknown };
+      if (maxResultChars !== undefined) {
+        budgets.set(name, checkMaxChars(maxResultChars, `hub servers.${name}.maxResultChars`));
+      }
+      return { name, own, options: { name, ...clientOptions } };
     } catch (error) {
       throw named(name, error);
     }
@@ -258,10 +268,30 @@ export function hub(options: HubOptions): Hub {
     return tasks.note(result, found.server);
   };
   // With hub governance, shaping is the hub's last stage (the pipeline sees the raw result);
-  // without it, the server's client shapes, with its own `shape` default.
-  const callTool = options.governance === undefined
-    ? callRouted
-    : withShaping(callRouted as RawCallTool, DEFAULT_MAX_CHARS) as typeof callRouted;
+  // so it is with the hub's own `shape` or a server's `maxResultChars`; without any, the
+  // server's client shapes, with its own `shape` default.
+  const spill = hubSpill({
+    shape,
+    budgets,
+    transports: new Map(planned.map((p) => [p.name, p.options.transport])),
+    route: (name) => catalogue.toolRoute(name),
+    tool(name) {
+      const route = catalogue.toolRoute(name);
+      const owner = route === undefined ? undefined : byName.get(route.server);
+      try {
+        // A stopped (lazy) server's tools are not at hand: its calls use the hub's budget.
+        const client = owner?.running() ? owner.use() : undefined;
+        return client?.cachedTools().find((tool) => tool.name === route!.name);
+      } catch {
+        return undefined; // not listed yet
+      }
+    },
+  });
+  const hubShapes = options.governance !== undefined || options.shape !== undefined ||
+    budgets.size > 0;
+  const callTool = hubShapes
+    ? withShaping(callRouted as RawCallTool, shape, spill.context) as typeof callRouted
+    : callRouted;
 
   const ownerOf = async (uri: string) => {
     if (typeof uri !== "string" || uri === "") {
@@ -394,12 +424,17 @@ export function hub(options: HubOptions): Hub {
       await catalogue.tools();
     },
     async listAllTools(listOptions) {
-      if (lazy) return await lazyListing(listOptions);
-      return await steps.tools(listOptions);
+      const tools = lazy ? await lazyListing(listOptions) : await steps.tools(listOptions);
+      return shape.spill === undefined ? tools : [...tools, await spill.readResultTool()];
     },
+    readResult: (handle, readOptions) => spill.readResult(handle, readOptions),
+    spilling: () => shape.spill !== undefined,
     callTool: ((name: string, args?: Record<string, unknown>, callOptions?: ToolCallOptions) => {
       if (typeof name !== "string" || name === "") {
         return Promise.reject(new TypeError("name must be a non-empty string"));
+      }
+      if (name === READ_RESULT && shape.spill !== undefined) {
+        return spill.metaCall(args, callOptions);
       }
       if (lazy) {
         const meta = lazyCall(name, args, callOptions, find, callTool);

@@ -8,6 +8,7 @@
 import type { McpError } from "../protocol/errors.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { GovernanceOptions } from "../governance/options.ts";
+import type { ShapeDefaults } from "../governance/shape.ts";
 import type {
   ClientOptions,
   ListAllOptions,
@@ -39,8 +40,16 @@ export interface HubEntryOptions {
   alwaysLoad?: boolean | string[];
 }
 
-/** The client options a server entry may carry (everything but the transport). */
-export type HubClientOptions = Omit<ClientOptions, "transport"> & HubEntryOptions;
+/**
+ * The client options a server entry may carry (everything but the transport), the hub's own
+ * keys of an entry, and `maxResultChars`: the budget of the server's results shaped through
+ * the hub (over the hub's `shape.maxChars` and the tool's own
+ * `_meta["anthropic/maxResultSizeChars"]`; a call's `maxChars` goes first).
+ */
+export type HubClientOptions =
+  & Omit<ClientOptions, "transport">
+  & HubEntryOptions
+  & { maxResultChars?: number };
 
 /** A server started as a child process (stdio), with its client options. */
 export interface HubStdioServer extends StdioOptions, HubClientOptions {
@@ -150,6 +159,13 @@ export interface HubOptions {
    * too.
    */
   alwaysLoad?: string[];
+  /**
+   * Defaults of the hub's shaped calls (`shape: "llm"`): `maxChars` and `spill` (results
+   * over budget kept whole behind a handle for `readResult` and the `read_result`
+   * meta-tool, which the hub then lists). Given (or with hub `governance`, or a server's
+   * `maxResultChars`), the hub shapes; otherwise each server's client does.
+   */
+  shape?: ShapeDefaults;
 }
 
 /**
@@ -265,6 +281,8 @@ export type HubClientMethods = Pick<
   | "listAllResources"
   | "listAllResourceTemplates"
   | "readResource"
+  | "readResult"
+  | "spilling"
   | "subscribe"
   | "unsubscribe"
   | "close"

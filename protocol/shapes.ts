@@ -113,6 +113,18 @@ export interface ToolResult {
   _meta?: Record<string, unknown>;
 }
 
+/** A page of a spilled result, as `readResult` reads it. */
+export interface ReadResultPage {
+  /** The page. */
+  text: string;
+  /** Where it starts. */
+  offset: number;
+  /** The length of the whole text paged (the result, or what `grep`/`jsonPath` made). */
+  total: number;
+  /** Where the next page starts, or `null` after the last. */
+  nextOffset: number | null;
+}
+
 /** The server's `GetPromptResult`. */
 export interface GetPromptResult {
   /** The prompt's messages. */

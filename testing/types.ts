@@ -66,7 +66,10 @@ export interface MockTool {
   outputSchema?: JsonObject;
   /** Its annotations. */
   annotations?: JsonObject;
-  /** Its `_meta`, listed as given (e.g. `{ "anthropic/alwaysLoad": true }`). */
+  /**
+   * Its `_meta`, listed as given (e.g. `{ "anthropic/alwaysLoad": true }` or
+   * `{ "anthropic/maxResultSizeChars": 2000 }`).
+   */
   _meta?: JsonObject;
   /** Runs the tool (default: an empty result). A thrown error with a numeric `code` is a JSON-RPC error; any other is an `isError` result. */
   handler?: ToolHandler;

@@ -7,7 +7,13 @@
  * @module
  */
 
-import { isTask, type McpClient, type Task, type ToolResult } from "../../mod.ts";
+import {
+  isTask,
+  type McpClient,
+  type ShapedResult,
+  type Task,
+  type ToolResult,
+} from "../../mod.ts";
 import { type Command, EXIT, printJson, withClient } from "../_command.ts";
 import { clean, renderToolResult } from "../_format.ts";
 import { startProgress } from "../_progress.ts";
@@ -30,7 +36,8 @@ export const CALL_COMMAND: Command = {
   name: "call",
   words: true,
   summary: "Call a tool",
-  help: `Usage: conduit-mcp call <tool> [key=value …] [--args JSON] [--task] ${SERVER_USAGE}
+  help:
+    `Usage: conduit-mcp call <tool> [key=value …] [--args JSON] [--task] [--max-chars N] ${SERVER_USAGE}
 
 Calls a tool. Each key=value is read by the tool's input schema: numbers, booleans
 (true/false), JSON for objects and arrays, text for strings; --args gives a JSON object
@@ -39,6 +46,11 @@ full JSON Schema check included) before the call is sent. While the tool runs, a
 line shows a bar (when the server gives a total) or a spinner, and the time elapsed.
 Ctrl-C cancels the call. --task runs it as a server task and waits for its result.
 --json prints the whole result.
+
+--max-chars N prints the result as a model would get it: one text of at most N characters.
+A longer result is kept whole in the results folder of the config directory, and the text
+shows its head and tail and a line naming its handle; the handle is printed last, and
+conduit-mcp read-result <handle> (with the same server) reads the rest.
 
 Exit code 1 when the tool reports an error (isError).
 `,
@@ -60,6 +72,29 @@ Exit code 1 when the tool reports an error (isError).
         return EXIT.usage;
       }
       const line = startProgress(ctx.term, name);
+      const maxChars = ctx.parsed.flags.maxChars;
+      if (maxChars !== undefined) {
+        let shaped: ShapedResult;
+        try {
+          shaped = await client.callTool(name, args, {
+            shape: "llm",
+            maxChars,
+            signal: ctx.signal,
+            onProgress: (progress) => line.update(progress),
+            ...(ctx.parsed.flags.task ? { task: "await" as const } : {}),
+          });
+        } finally {
+          line.stop();
+        }
+        if (ctx.parsed.flags.json) printJson(ctx, shaped);
+        else {
+          ctx.term.out(`${clean(shaped.text, true)}\n`);
+          if (shaped.spilled !== undefined) {
+            ctx.term.out(`handle: ${shaped.spilled.handle}\n`);
+          }
+        }
+        return shaped.isError ? EXIT.toolError : EXIT.ok;
+      }
       let result: ToolResult | Task;
       try {
         result = await client.callTool(name, args, {
@@ -88,5 +123,53 @@ Exit code 1 when the tool reports an error (isError).
       if (ctx.parsed.flags.json) printJson(ctx, result);
       else ctx.term.out(renderToolResult(result, ctx.term.color));
       return result.isError ? EXIT.toolError : EXIT.ok;
-    }, { validate: true }),
+    }, { validate: true, spill: ctx.parsed.flags.maxChars !== undefined }),
+};
+
+/** The `read-result` command. */
+export const READ_RESULT_COMMAND: Command = {
+  name: "read-result",
+  words: true,
+  summary: "Read a result a call kept (call --max-chars)",
+  help:
+    `Usage: conduit-mcp read-result <handle> [--offset N] [--length N] [--grep TEXT] [--json-path PATH] ${SERVER_USAGE}
+
+Reads a result that call --max-chars kept whole because it was over budget: the text from
+--offset (default 0), at most --length characters (default 8000); with --grep, the lines
+holding TEXT (any case) and two lines around each, numbered; with --json-path, a part of
+its JSON ($, .key, ["key"], [3], [0:20]). Give the same server as the call: the handle is
+bound to its identity. Where the next page starts is printed last (on standard error).
+--json prints { text, offset, total, nextOffset }.
+
+Exit code 1 when no result is kept under the handle (never made, expired, another identity's).
+`,
+  run: (ctx) =>
+    withClient(ctx, async (client) => {
+      const [handle, ...extra] = ctx.parsed.words;
+      if (handle === undefined) {
+        throw new TypeError("read-result needs a handle: read-result <handle>");
+      }
+      if (extra.length > 0) {
+        throw new TypeError(`read-result takes one handle, not ${extra.length + 1}`);
+      }
+      const { offset, length, grep, jsonPath } = ctx.parsed.flags;
+      const page = await client.readResult(handle, {
+        ...(offset === undefined ? {} : { offset }),
+        ...(length === undefined ? {} : { length }),
+        ...(grep === undefined ? {} : { grep }),
+        ...(jsonPath === undefined ? {} : { jsonPath }),
+      });
+      if (ctx.parsed.flags.json) {
+        printJson(ctx, page);
+        return EXIT.ok;
+      }
+      ctx.term.out(`${clean(page.text, true)}\n`);
+      const end = page.offset + page.text.length;
+      ctx.term.err(
+        page.nextOffset === null
+          ? `characters ${page.offset} to ${end} of ${page.total}: the end\n`
+          : `characters ${page.offset} to ${end} of ${page.total}: next --offset ${page.nextOffset}\n`,
+      );
+      return EXIT.ok;
+    }, { spill: true }),
 };

@@ -136,6 +136,8 @@ const CLIENT_FACE = new Set([
   "client/client.ts",
   "client/connect.ts",
   "client/connect_http.ts",
+  // The reader of spilled results, which kits load when their source spills.
+  "client/spill.ts",
 ]);
 
 /** The layers above the wire that reach client/ only through its public face. */

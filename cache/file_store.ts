@@ -1,0 +1,187 @@
+/**
+ * {@linkcode fileStoreOver}: the {@linkcode CacheStore} over a folder of files, one file per
+ * entry, reached through {@linkcode FolderLike} (the package's `fileStore(dir)` gives one on
+ * the local disk). Each file holds the entry's key, value and expiry as JSON, written to a
+ * temporary name and renamed, so a reader never sees half a file; the expiry is checked on
+ * every read. Processes on one machine that use the same folder share it. A byte bound
+ * (`maxBytes`) counts the files this store wrote: a write past it first drops the expired
+ * files, and is skipped (the key reads as absent) when there is still no room.
+ *
+ * @module
+ */
+
+import { checkKeys } from "../protocol/option_keys.ts";
+import { digest } from "./digest.ts";
+import { type CacheKey, type CacheStore, checkKey, checkSet, entryOf, valueOf } from "./store.ts";
+
+/** The file operations the store needs, on one folder. */
+export interface FolderLike {
+  /** A file's text, or `undefined` when there is none. */
+  read(name: string): Promise<string | undefined>;
+  /** Writes a file whole (atomically: a reader sees the old text or the new). */
+  write(name: string, text: string): Promise<void>;
+  /** Deletes a file (none: nothing happens). */
+  remove(name: string): Promise<void>;
+  /** The names of the folder's files, with their sizes in bytes. */
+  list(): Promise<{ name: string; size: number }[]>;
+}
+
+/** Options of {@linkcode fileStoreOver}. */
+export interface FileStoreOptions {
+  /** The most bytes of files this store keeps (default 256 MiB; `Infinity`: no bound). */
+  maxBytes?: number;
+  /** The clock, ms since the epoch (default `Date.now`). */
+  now?: () => number;
+}
+
+/** The default byte bound of a file store: 256 MiB. */
+export const FILE_STORE_BYTES = 256 * 1024 * 1024;
+
+const SUFFIX = ".json";
+const LONG = 180;
+
+/** The UTF-8 length of a text, counted without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** A key part as a file-name-safe text: anything but `A-Z a-z 0-9 _ -` as `%XX` (UTF-8). */
+function safe(part: string): string {
+  return encodeURIComponent(part).replace(
+    /[!'()*.~]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/**
+ * A {@linkcode CacheStore} over a folder.
+ *
+ * @param folder The folder's operations.
+ * @param options The byte bound and the clock.
+ * @returns The store.
+ * @throws {TypeError} When `folder` lacks a method or an option is bad.
+ *
+ * @example Over a Map standing in for the folder
+ * ```ts
+ * import { fileStoreOver, type FolderLike } from "./file_store.ts";
+ *
+ * const files = new Map<string, string>();
+ * const folder: FolderLike = {
+ *   read: (name) => Promise.resolve(files.get(name)),
+ *   write: (name, text) => Promise.resolve(void files.set(name, text)),
+ *   remove: (name) => Promise.resolve(void files.delete(name)),
+ *   list: () => Promise.resolve([...files].map(([name, text]) => ({ name, size: text.length }))),
+ * };
+ * const store = fileStoreOver(folder);
+ * await store.set(["tools", "a:b"], ["echo"], 60_000);
+ * if ((await store.get(["tools", "a:b"]) as string[])[0] !== "echo") throw new Error();
+ * await store.deletePrefix(["tools"]);
+ * if (files.size !== 0) throw new Error();
+ * ```
+ */
+export function fileStoreOver(folder: FolderLike, options: FileStoreOptions = {}): CacheStore {
+  if (
+    typeof folder !== "object" || folder === null ||
+    !["read", "write", "remove", "list"].every((m) => typeof (folder as never)[m] === "function")
+  ) {
+    throw new TypeError("fileStore: the folder must have read, write, remove and list");
+  }
+  checkKeys(options, ["maxBytes", "now"], "fileStore options");
+  const maxBytes = options.maxBytes ?? FILE_STORE_BYTES;
+  if (maxBytes !== Infinity && (!Number.isSafeInteger(maxBytes) || maxBytes < 1)) {
+    throw new TypeError("fileStore: maxBytes must be a positive whole number");
+  }
+  const now = options.now ?? Date.now;
+  // The bytes of the files this store knows of: counted from the folder on first write.
+  let sizes: Promise<Map<string, number>> | undefined;
+  const known = () =>
+    sizes ??= folder.list().then((files) =>
+      new Map(files.filter((f) => f.name.endsWith(SUFFIX)).map((f) => [f.name, f.size]))
+    );
+  const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
+  // Long keys are named by their digest (their key is in the file, for deletePrefix).
+  const nameOf = async (key: CacheKey): Promise<string> => {
+    const plain = key.map(safe).join(".");
+    return plain.length <= LONG ? `k.${plain}${SUFFIX}` : `h.${await digest(plain)}${SUFFIX}`;
+  };
+  const readEntry = async (name: string): Promise<{ k: unknown; raw: unknown } | undefined> => {
+    const text = await folder.read(name);
+    if (text === undefined) return undefined;
+    try {
+      const parsed = JSON.parse(text);
+      return { k: parsed?.k, raw: parsed };
+    } catch {
+      return undefined;
+    }
+  };
+  const drop = async (name: string) => {
+    await folder.remove(name);
+    (await known()).delete(name);
+  };
+  const sweep = async () => {
+    for (const { name } of await folder.list()) {
+      if (!name.endsWith(SUFFIX)) continue;
+      const found = await readEntry(name);
+      if (found === undefined || valueOf(found.raw, now()) === undefined) await drop(name);
+    }
+  };
+  return {
+    async get(key) {
+      checkKey(key);
+      const name = await nameOf(key);
+      const found = await readEntry(name);
+      if (found === undefined) return undefined;
+      const value = valueOf(found.raw, now());
+      if (value === undefined) await drop(name);
+      return value;
+    },
+    async set(key, value, ttlMs) {
+      checkSet(key, ttlMs);
+      const name = await nameOf(key);
+      const text = JSON.stringify({ k: key, ...entryOf(value, ttlMs, now()) });
+      const size = utf8Length(text);
+      const map = await known();
+      const before = map.get(name) ?? 0;
+      if (maxBytes !== Infinity && total(map) - before + size > maxBytes) {
+        await sweep();
+        if (total(map) - (map.get(name) ?? 0) + size > maxBytes) {
+          if (map.has(name)) await drop(name); // the old value is no longer the key's
+          return;
+        }
+      }
+      await folder.write(name, text);
+      map.set(name, size);
+    },
+    async delete(key) {
+      checkKey(key);
+      await drop(await nameOf(key));
+    },
+    async deletePrefix(prefix) {
+      checkKey(prefix, true);
+      const start = prefix.map(safe).join(".");
+      for (const { name } of await folder.list()) {
+        if (!name.endsWith(SUFFIX)) continue;
+        const plain = name.slice(2, -SUFFIX.length);
+        let under: boolean;
+        if (name.startsWith("k.")) {
+          under = prefix.length === 0 || plain === start || plain.startsWith(`${start}.`);
+        } else {
+          const found = await readEntry(name);
+          const k = found?.k;
+          under = Array.isArray(k) && prefix.every((part, i) => k[i] === part);
+        }
+        if (under) await drop(name);
+      }
+    },
+  };
+}
