@@ -19,7 +19,7 @@
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { delay } from "./_async.ts";
-import { authMethods } from "./_client_auth.ts";
+import { authMethods, withAuthStatus } from "./_client_auth.ts";
 import { type RawCallTool, withShaping } from "./shaping.ts";
 import { listingMethods } from "./_client_lists.ts";
 import { governedMethods, serverIdentity } from "./_client_governance.ts";
@@ -183,7 +183,7 @@ export function createClient(options: ClientOptions): McpClient {
       // A store that already holds a fresh tool listing fills cachedTools() first.
       return connection.ready(timeout).then(() => cache.warm());
     },
-    status: connection.status,
+    status: () => withAuthStatus(connection.status(), resolved.transport),
     era() {
       const era = connection.currentEra();
       if (era === undefined) {

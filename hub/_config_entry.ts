@@ -1,6 +1,6 @@
 /**
  * Private: one server entry of a config file as a hub server. Stdio entries take
- * `command`, `args`, `env`, `cwd`; HTTP entries `url` and `headers`; `type` is checked
+ * `command`, `args`, `env`, `cwd`; HTTP entries `url`, `headers` and `profile` (the OAuth account profile); `type` is checked
  * against them where given (`"sse"` and `"streamable-http"` are reached over Streamable
  * HTTP). Variables are expanded in every string value (`_expand.ts`). Keys the hub has no
  * use for (a host's own, such as `envFile` or `timeout`) are left out with a warning.
@@ -12,7 +12,17 @@ import type { HubServer } from "./types.ts";
 import { configError, type ConfigPlace } from "./_config_error.ts";
 import { expand, type Sources } from "./_expand.ts";
 
-const KNOWN = new Set(["type", "command", "args", "env", "cwd", "url", "headers", "disabled"]);
+const KNOWN = new Set([
+  "type",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "url",
+  "headers",
+  "disabled",
+  "profile",
+]);
 const HTTP_TYPES = new Set(["http", "sse", "streamable-http", "streamableHttp"]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -114,6 +124,9 @@ export async function configEntry(
       throw configError(at("url"), "invalid_value", "must be an http(s) URL");
     }
     const server: Record<string, unknown> = { url };
+    if (entry.profile !== undefined) {
+      server.profile = await text(entry.profile, sources, at("profile"));
+    }
     if (entry.headers !== undefined) {
       server.headers = await strings(entry.headers, sources, at("headers"));
     }

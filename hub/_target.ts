@@ -30,7 +30,8 @@ function httpTransport(where: string, url: unknown, rest: Record<string, unknown
   const options: Record<string, unknown> = { ...http };
   if (rest.headers !== undefined) options.headers = rest.headers;
   if (rest.auth !== undefined) options.auth = rest.auth;
-  return httpOrTransport(url, options, `${where}.url`)!;
+  const profile = rest.profile as string | undefined;
+  return httpOrTransport(url, options, `${where}.url`, profile)!;
 }
 
 function split(entry: Record<string, unknown>, keys: Set<string>) {

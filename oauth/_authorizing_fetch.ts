@@ -11,10 +11,13 @@ import { readChallenge } from "./challenge.ts";
 import type { Engine } from "./_engine.ts";
 import { prepare } from "./_request.ts";
 import { discard, type FetchLike } from "./_util.ts";
+import { needsReauthError } from "./auth_status.ts";
 
 /** Wraps `next` so every request is authorized by `engine`. */
 export function authorizingFetch(engine: Engine, next: FetchLike): FetchLike {
   return async (input, init) => {
+    // After a refused refresh, nothing is sent until a new login.
+    if (engine.needsReauth()) throw needsReauthError();
     const request = prepare(input, init);
     const session = engine.session(request.url);
     let tokens = await engine.usableTokens(session, request.signal);

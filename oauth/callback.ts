@@ -10,6 +10,7 @@
  */
 
 import { serve } from "../runtime/serve.ts";
+import { browserUnavailable } from "../runtime/headless.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import type { CallbackListener, CallbackReceiver } from "./options.ts";
 
@@ -61,6 +62,7 @@ export function loopbackCallback(
   if (!path.startsWith("/")) throw new TypeError('options.path must start with "/"');
   const page = options.successHtml ?? DEFAULT_PAGE;
   return {
+    browserUnavailable: () => browserUnavailable(),
     async listen(listenOptions = {}) {
       const waiting = new Map<string, (url: URL) => void>();
       // Hono loads when a login actually needs the loopback receiver.
@@ -113,6 +115,8 @@ export function loopbackCallback(
 
 /** The receiver {@linkcode loopbackCallback} returns. */
 export interface LoopbackCallback extends CallbackReceiver {
+  /** Why no browser can come back here (no display, an SSH session, CI), or `undefined`. */
+  browserUnavailable(): string | undefined;
   /** Starts listening on the loopback interface. */
   listen(options?: { signal?: AbortSignal }): Promise<LoopbackListener>;
 }

@@ -11,6 +11,9 @@ import type { ClientRegistration } from "./store.ts";
 import { fromOAuthError, o4wOptions } from "./_o4w.ts";
 import { discard, type HttpOptions, isLoopback, jsonObject, oauthError } from "./_util.ts";
 
+/** The device flow's grant type (RFC 8628), registered when the device flow is used. */
+export const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
 /** Client metadata sent in dynamic registration. */
 export interface ClientMetadata {
   /** `client_name` (default `"Conduit MCP client"`). */
@@ -75,6 +78,7 @@ export function registrationBody(
   metadata: AuthorizationServerMetadata,
   redirectUris: string[],
   client: ClientMetadata = {},
+  flow: "browser" | "device" = "browser",
 ): {
   client_name: string;
   redirect_uris: string[];
@@ -87,8 +91,10 @@ export function registrationBody(
   const body: ReturnType<typeof registrationBody> = {
     client_name: client.clientName ?? "Conduit MCP client",
     redirect_uris: redirectUris,
-    grant_types: ["authorization_code", "refresh_token"],
-    response_types: ["code"],
+    grant_types: flow === "device"
+      ? [DEVICE_GRANT, "refresh_token"]
+      : ["authorization_code", "refresh_token"],
+    response_types: flow === "device" ? [] : ["code"],
     token_endpoint_auth_method: registrationAuthMethod(metadata),
     application_type: client.applicationType ?? applicationType(redirectUris),
   };
@@ -180,6 +186,7 @@ export async function processRegistrationResponse(
   issuer: string,
   response: Response,
   redirectUris: string[],
+  grantTypes?: string[],
 ): Promise<ClientRegistration> {
   if (response.status !== 200 && response.status !== 201) {
     const body = response.headers.get("content-type")?.includes("json")
@@ -219,5 +226,10 @@ export async function processRegistrationResponse(
   if (typeof body.token_endpoint_auth_method === "string") {
     registration.tokenEndpointAuthMethod = body.token_endpoint_auth_method;
   }
+  const granted = Array.isArray(body.grant_types) &&
+      body.grant_types.every((g) => typeof g === "string")
+    ? body.grant_types as string[]
+    : grantTypes;
+  if (granted !== undefined) registration.grantTypes = granted;
   return registration;
 }

@@ -38,7 +38,7 @@ export interface KvTokenStoreOptions {
 
 /**
  * A {@linkcode TokenStore} in a Deno.Kv database (or anything {@linkcode KvLike}). Keys:
- * `[...prefix, "tokens", principal, issuer, resource]`, `[...prefix, "clients", issuer]`,
+ * `[...prefix, "tokens", principal, issuer, resource]` (then `"profile", name` for a profile), `[...prefix, "clients", issuer]`,
  * `[...prefix, "pending", state]` (written with `expireIn`).
  *
  * @param kv The database, e.g. `await Deno.openKv("./tokens.db")`.
@@ -73,7 +73,7 @@ export function kvTokenStore(kv: KvLike, options: KvTokenStoreOptions = {}): Tok
   const now = options.now ?? Date.now;
   const tokenKey = (
     key: TokenKey,
-  ) => [...prefix, "tokens", key.principal, key.issuer, key.resource];
+  ) => [...prefix, "tokens", key.principal, key.issuer, key.resource, ...profilePart(key)];
   const clientKey = (issuer: string) => [...prefix, "clients", issuer];
   const pendingKey = (state: string) => [...prefix, "pending", state];
   const read = async <T>(key: KvKeyPart[]): Promise<T | undefined> => {
@@ -109,4 +109,9 @@ export function kvTokenStore(kv: KvLike, options: KvTokenStoreOptions = {}): Tok
     },
     deletePending: (state) => kv.delete(pendingKey(state)),
   };
+}
+
+/** The key part a profile adds (none for the default profile, so older keys still read). */
+export function profilePart(key: TokenKey): string[] {
+  return key.profile === undefined ? [] : ["profile", key.profile];
 }
