@@ -140,7 +140,8 @@ export async function authorizeWithDevice(
   } catch (error) {
     throw fromOAuthError(error, "the device authorization request", "device_failed");
   }
-  if (grant.user_code.length > 256 || /[\x00-\x1f\x7f]/.test(grant.user_code)) {
+  // A code is shown to the user: printable characters only (no terminal escapes).
+  if (grant.user_code.length > 256 || !/^[\x20-\x7e]+$/.test(grant.user_code)) {
     throw oauthError(
       "The device authorization response has an unusable user_code",
       "device_failed",
@@ -189,7 +190,6 @@ export async function authorizeWithDevice(
     );
   for (;;) {
     await sleep(interval, signal);
-    if (now() >= expiresAt) throw expired();
     try {
       const tokens = await withNonceRetry(
         () => deviceCodeRequest(tc, grant.device_code),
@@ -199,8 +199,10 @@ export async function authorizeWithDevice(
     } catch (error) {
       switch (errorCode(error)) {
         case "authorization_pending":
+          if (now() >= expiresAt) throw expired();
           continue;
         case "slow_down":
+          if (now() >= expiresAt) throw expired();
           interval = Math.min(interval + 5_000, MAX_INTERVAL);
           continue;
         case "expired_token":
