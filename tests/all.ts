@@ -98,6 +98,7 @@ import "./oauth/callback_test.ts";
 import "./oauth/challenge_test.ts";
 import "./oauth/client_credentials_test.ts";
 import "./oauth/discovery_test.ts";
+import "./oauth/device_e2e_test.ts";
 import "./oauth/device_test.ts";
 import "./oauth/dpop_test.ts";
 import "./oauth/e2e_browser_test.ts";
