@@ -29,7 +29,7 @@ export interface OidcSetup extends AsyncDisposable {
   /** The authorization server's events (`grant`, `grant_error`, `registration`, …). */
   events: Record<string, unknown>[];
   count(event: string, field?: string, value?: string): number;
-  /** Per MCP session id, the accounts that used it. */
+  /** Per MCP session id (or modern client name), the accounts that used it. */
   sessions: Map<string, Set<string>>;
   /** The account of every request that reached the MCP resource with a valid token. */
   subjects: string[];
@@ -106,17 +106,24 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
     headers.delete("authorization");
     headers.delete("host");
     const body = c.req.method === "POST" ? await c.req.text() : undefined;
-    const session = c.req.header("mcp-session-id");
-    if (session) (sessions.get(session) ?? sessions.set(session, new Set()).get(session)!).add(sub);
-    const response = await fetch(upstream.url, { method: c.req.method, headers, body });
-    const opened = response.headers.get("mcp-session-id");
-    if (opened) (sessions.get(opened) ?? sessions.set(opened, new Set()).get(opened)!).add(sub);
-    let message: { method?: string } | undefined;
+    let message: { method?: string; params?: { _meta?: Record<string, unknown> } } | undefined;
     try {
       message = body ? JSON.parse(body) : undefined;
     } catch {
       message = undefined;
     }
+    // A connection: an MCP session (legacy), else the client's name in the modern `_meta`
+    // (the profile test names each process's client uniquely).
+    const note = (id: unknown) => {
+      if (typeof id === "string" && id !== "") {
+        (sessions.get(id) ?? sessions.set(id, new Set()).get(id)!).add(sub);
+      }
+    };
+    note(c.req.header("mcp-session-id"));
+    const info = message?.params?._meta?.["io.modelcontextprotocol/clientInfo"];
+    note((info as { name?: unknown } | undefined)?.name);
+    const response = await fetch(upstream.url, { method: c.req.method, headers, body });
+    note(response.headers.get("mcp-session-id"));
     if (
       message?.method !== "resources/read" ||
       !response.headers.get("content-type")?.includes("json")
