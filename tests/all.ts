@@ -11,6 +11,7 @@ import "./cache/cache_test.ts";
 import "./cache/shared_test.ts";
 import "./cache/stores_test.ts";
 import "./cache/target_test.ts";
+import "./cli/device_login_test.ts";
 import "./cli/everything_test.ts";
 import "./cli/http_test.ts";
 import "./cli/parts_test.ts";
