@@ -85,7 +85,11 @@ export function clientOptionsFor(name: string, entry: HubServer): ClientOptions 
   }
   if (record.url !== undefined) {
     const parts = split(record, HTTP_KEYS);
-    const transport = httpTransport(where, record.url, parts.transport);
+    // The entry's profile (a client option) also names its OAuth credentials' profile.
+    const transport = httpTransport(where, record.url, {
+      ...parts.transport,
+      profile: record.profile,
+    });
     return { ...parts.client, transport } as unknown as ClientOptions;
   }
   throw new TypeError(`${where} needs a command, a url or a transport`);

@@ -7,6 +7,7 @@
  */
 
 import { checkKeys } from "../protocol/option_keys.ts";
+import { profilePart } from "./store.ts";
 import type {
   ClientRegistration,
   PendingAuthorization,
@@ -109,9 +110,4 @@ export function kvTokenStore(kv: KvLike, options: KvTokenStoreOptions = {}): Tok
     },
     deletePending: (state) => kv.delete(pendingKey(state)),
   };
-}
-
-/** The key part a profile adds (none for the default profile, so older keys still read). */
-export function profilePart(key: TokenKey): string[] {
-  return key.profile === undefined ? [] : ["profile", key.profile];
 }

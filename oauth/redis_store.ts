@@ -10,7 +10,7 @@
 
 import { checkKeys } from "../protocol/option_keys.ts";
 import { type RedisCommand, redisStore } from "../cache/redis.ts";
-import { profilePart } from "./kv_store.ts";
+import { profilePart } from "./store.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type {
   ClientRegistration,

@@ -214,3 +214,23 @@ export function memoryTokenStore(options: MemoryTokenStoreOptions = {}): TokenSt
     },
   };
 }
+
+/**
+ * The key part a profile adds to a store's token key: none for the default profile (so
+ * keys written before profiles still read), else `["profile", name]`.
+ *
+ * @param key The token key.
+ * @returns The parts to append.
+ *
+ * @example
+ * ```ts
+ * import { profilePart } from "./store.ts";
+ *
+ * const key = { principal: "default", issuer: "https://as.example.com", resource: "https://mcp.example.com/mcp" };
+ * if (profilePart(key).length !== 0) throw new Error();
+ * if (profilePart({ ...key, profile: "work" }).join() !== "profile,work") throw new Error();
+ * ```
+ */
+export function profilePart(key: TokenKey): string[] {
+  return key.profile === undefined ? [] : ["profile", key.profile];
+}

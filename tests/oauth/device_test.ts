@@ -11,6 +11,7 @@ import { withOAuth } from "../../oauth/middleware.ts";
 import type { CallbackReceiver, DeviceCode, OAuthOptions } from "../../oauth/options.ts";
 import { checkOAuthOptions } from "../../oauth/options_check.ts";
 import { McpError } from "../../protocol/errors.ts";
+import { walkGraph } from "../edge/_graph.ts";
 
 const plainFetch = (input: Request | URL | string, init?: RequestInit) => fetch(input, init);
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
@@ -216,4 +217,14 @@ test("device flow: the options name what is missing", () => {
   bad({ flow: "device", onDeviceCode: () => {}, expectSubject: 3 }, "expectSubject");
   checkOAuthOptions({ flow: "device", onDeviceCode: () => {} }, "oauth");
   checkOAuthOptions({ onDeviceCode: () => {}, onAuthorizationUrl: () => {} }, "oauth");
+});
+
+test("device flow: loaded only when a login uses it (a dynamic import, even from the engine)", () => {
+  for (const entry of ["mod.ts", "http.ts", "oauth/_engine.ts", "oauth/_recovery.ts"]) {
+    const eager = walkGraph(entry, { eager: true });
+    assert(!eager.modules.has("oauth/_device.ts"), `${entry} loads the device flow at once`);
+  }
+  // The full graph (dynamic imports included) does reach it: the check can fail.
+  assert(walkGraph("mod.ts").modules.has("oauth/_device.ts"));
+  assert(walkGraph("http.ts").modules.has("oauth/_device.ts"), "the edge entry can log in too");
 });
