@@ -48,7 +48,9 @@ export function authorizingFetch(engine: Engine, next: FetchLike): FetchLike {
         const recovery = await engine.recover(session, {
           failed: sent,
           challenge,
-          reauthorize: recoveries > 0,
+          // Tokens just read from the store were refused: their refresh token is tried
+          // next (a login only comes from a recovery that had nothing to refresh).
+          reauthorize: recoveries > 0 && lastHow !== "stored",
         }, request.signal);
         recoveries++;
         lastHow = recovery.how;
