@@ -74,6 +74,9 @@ export {
 } from "./registration.ts";
 export {
   type ClientMetadata,
+  clientMetadataDocument,
+  type ClientMetadataDocumentOptions,
+  DEVICE_GRANT,
   processRegistrationResponse,
   registrationAuthMethod,
   registrationBody,
