@@ -41,6 +41,10 @@ export interface Flags {
   jsonPath?: string;
   /** Do not try to open a browser (`login`). */
   noBrowser: boolean;
+  /** Log in with the device flow (`login`). */
+  device: boolean;
+  /** The OAuth account profile (`login`, `whoami`, `logout` and the server commands). */
+  profile?: string;
 }
 
 /** A parsed command line. */
@@ -67,6 +71,7 @@ const VALUE_FLAGS = new Set([
   "--length",
   "--grep",
   "--json-path",
+  "--profile",
 ]);
 const SHORT: Record<string, string> = { "-h": "--help", "-H": "--header", "-s": "--server" };
 
@@ -99,6 +104,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     headers: [],
     task: false,
     noBrowser: false,
+    device: false,
   };
   const words: string[] = [];
   let serverCommand: string[] | undefined;
@@ -153,6 +159,19 @@ function setFlag(flags: Flags, name: string, value: string | undefined): void {
       return;
     case "--no-browser":
       flags.noBrowser = true;
+      return;
+    case "--device":
+      flags.device = true;
+      return;
+    case "--profile":
+      if (!/^[A-Za-z0-9._-]{1,64}$/.test(value!)) {
+        throw new TypeError(
+          `--profile takes a name of letters, digits, ".", "_" or "-", not ${
+            JSON.stringify(value)
+          }`,
+        );
+      }
+      flags.profile = value;
       return;
     case "--protocol":
       flags.protocol = value;

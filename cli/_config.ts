@@ -34,6 +34,8 @@ export interface ServerEntry {
   url?: string;
   /** Headers for an HTTP server. */
   headers?: Record<string, string>;
+  /** The OAuth account profile of an HTTP server (`login`, `whoami`, `logout` default to it). */
+  profile?: string;
 }
 
 /** The servers of a config file. */
@@ -147,6 +149,7 @@ export async function parseServers(
       servers[name] = {
         url: String(entry.url),
         headers: entry.headers as Record<string, string> | undefined,
+        ...(typeof entry.profile === "string" ? { profile: entry.profile } : {}),
       };
     } else if (typeof entry.command === "string") {
       servers[name] = {

@@ -37,6 +37,8 @@ export interface ServerSpec {
   command?: { command: string; args: string[]; env?: Record<string, string>; cwd?: string };
   /** Headers from the config entry and `--header`. */
   headers: Record<string, string>;
+  /** The OAuth account profile (`--profile`, else the config entry's). */
+  profile?: string;
 }
 
 function headerRecord(lines: readonly string[]): Record<string, string> {
@@ -50,7 +52,13 @@ function headerRecord(lines: readonly string[]): Record<string, string> {
 
 function fromEntry(name: string, entry: ServerEntry, headers: Record<string, string>): ServerSpec {
   if (entry.url !== undefined) {
-    return { label: name, url: toUrl(entry.url), headers: { ...entry.headers, ...headers } };
+    const spec: ServerSpec = {
+      label: name,
+      url: toUrl(entry.url),
+      headers: { ...entry.headers, ...headers },
+    };
+    if (entry.profile !== undefined) spec.profile = entry.profile;
+    return spec;
   }
   if (entry.command === undefined) {
     throw new TypeError(`server ${name} in the config has neither "command" nor "url"`);
@@ -78,6 +86,13 @@ function toUrl(text: string): URL {
  * @throws {TypeError} When none is given, or a config name is unknown.
  */
 export async function serverSpec(parsed: ParsedArgs, term: Terminal): Promise<ServerSpec> {
+  const spec = await namedServer(parsed, term);
+  // --profile wins over the config entry's.
+  if (parsed.flags.profile !== undefined) spec.profile = parsed.flags.profile;
+  return spec;
+}
+
+async function namedServer(parsed: ParsedArgs, term: Terminal): Promise<ServerSpec> {
   const headers = headerRecord(parsed.flags.headers);
   if (parsed.serverCommand !== undefined) {
     const [command, ...args] = parsed.serverCommand;
@@ -103,7 +118,7 @@ export async function serverSpec(parsed: ParsedArgs, term: Terminal): Promise<Se
 /** How a command wants the client. */
 export interface OpenOptions {
   /** The OAuth login to run (`login`); otherwise stored tokens are used when there are some. */
-  login?: Pick<OAuthOptions, "onAuthorizationUrl">;
+  login?: Pick<OAuthOptions, "onAuthorizationUrl" | "onDeviceCode" | "flow">;
   /** Check each call's arguments against the tool's schema (the client's `validate`). */
   validate?: boolean;
   /**
@@ -173,12 +188,16 @@ export async function openClient(
     const hasAuthHeader = Object.keys(spec.headers).some((h) =>
       h.toLowerCase() === "authorization"
     );
-    const useOAuth = !hasAuthHeader && (options.login !== undefined || tokens.has(spec.url));
+    const useOAuth = !hasAuthHeader &&
+      (options.login !== undefined || tokens.has(spec.url, spec.profile));
     const oauth: OAuthOptions | undefined = useOAuth
       ? {
         store: tokens.store,
         callback: loopbackCallback(),
         clientMetadata: { clientName: "conduit-mcp CLI" },
+        ...(spec.profile === undefined ? {} : { profile: spec.profile }),
+        ...(options.login?.flow === undefined ? {} : { flow: options.login.flow }),
+        ...(options.login?.onDeviceCode ? { onDeviceCode: options.login.onDeviceCode } : {}),
         onAuthorizationUrl: options.login?.onAuthorizationUrl ?? (() => {
           throw new Error("the stored login is no longer valid");
         }),

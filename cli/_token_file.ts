@@ -88,14 +88,32 @@ export function kvFile(path: string, now: () => number = Date.now): KvFile {
   };
 }
 
+/** Whom stored tokens name (never the tokens themselves). */
+export interface StoredAccount {
+  /** The authorization server. */
+  issuer: string;
+  /** The account (`sub`), when the tokens said. */
+  subject?: string;
+  /** The client the tokens were issued to. */
+  clientId?: string;
+  /** The granted scopes. */
+  scope?: string;
+  /** When the access token expires (ms since the epoch). */
+  expiresAt?: number;
+  /** Whether a refresh token is kept (a later command can renew the access token). */
+  refreshable: boolean;
+}
+
 /** The token file and its store. */
 export interface TokenFile {
   /** The library's token store over the file. */
   store: TokenStore;
-  /** Whether tokens for the server at `url` are stored. */
-  has(url: URL): boolean;
-  /** Forgets the tokens for the server at `url`; returns how many sets were removed. */
-  forget(url: URL): Promise<number>;
+  /** Whether tokens for the server at `url` (and `profile`) are stored. */
+  has(url: URL, profile?: string): boolean;
+  /** Forgets the tokens for the server at `url` (and `profile`); returns how many sets went. */
+  forget(url: URL, profile?: string): Promise<number>;
+  /** The accounts stored for the server at `url` (and `profile`). */
+  accounts(url: URL, profile?: string): StoredAccount[];
 }
 
 const PREFIX = ["conduit_mcp", "oauth"];
@@ -121,18 +139,40 @@ function sameServer(resource: unknown, url: URL): boolean {
 export function tokenFile(dir: string): TokenFile {
   const file = kvFile(join(dir, "tokens.json"));
   const store = kvTokenStore(file, { prefix: PREFIX });
-  const tokenKeys = (url: URL) =>
-    file.entries().map(([key]) => key).filter((key) =>
-      key.length === PREFIX.length + 4 && key[PREFIX.length] === "tokens" &&
-      sameServer(key[key.length - 1], url)
-    );
+  // Keys: [...PREFIX, "tokens", principal, issuer, resource] and, for a profile,
+  // [..., "profile", name].
+  const base = PREFIX.length + 4;
+  const matches = (key: KvKeyPart[], url: URL, profile: string | undefined) =>
+    key[PREFIX.length] === "tokens" && sameServer(key[base - 1], url) &&
+    (profile === undefined
+      ? key.length === base
+      : key.length === base + 2 && key[base] === "profile" && key[base + 1] === profile);
+  const tokenEntries = (url: URL, profile: string | undefined) =>
+    file.entries().filter(([key]) => matches(key, url, profile));
   return {
     store,
-    has: (url) => tokenKeys(url).length > 0,
-    async forget(url) {
-      const keys = tokenKeys(url);
-      for (const key of keys) await file.delete(key);
-      return keys.length;
+    has: (url, profile) => tokenEntries(url, profile).length > 0,
+    async forget(url, profile) {
+      const entries = tokenEntries(url, profile);
+      for (const [key] of entries) await file.delete(key);
+      return entries.length;
     },
+    accounts: (url, profile) =>
+      tokenEntries(url, profile).map(([, value]) => {
+        const t = (typeof value === "object" && value !== null ? value : {}) as Record<
+          string,
+          unknown
+        >;
+        const text = (v: unknown) => typeof v === "string" ? v : undefined;
+        const account: StoredAccount = {
+          issuer: text(t.issuer) ?? "",
+          refreshable: typeof t.refreshToken === "string",
+        };
+        if (text(t.subject) !== undefined) account.subject = text(t.subject);
+        if (text(t.clientId) !== undefined) account.clientId = text(t.clientId);
+        if (text(t.scope) !== undefined) account.scope = text(t.scope);
+        if (typeof t.expiresAt === "number") account.expiresAt = t.expiresAt;
+        return account;
+      }),
   };
 }

@@ -11,7 +11,7 @@ import { type Command, type CommandContext, EXIT } from "./_command.ts";
 import { CALL_COMMAND, READ_RESULT_COMMAND } from "./commands/_call.ts";
 import { COMPLETE_COMMAND, PROMPT_COMMAND, READ_COMMAND } from "./commands/_content.ts";
 import { LIST_COMMANDS } from "./commands/_lists.ts";
-import { LOGIN_COMMAND, LOGOUT_COMMAND } from "./commands/_auth.ts";
+import { LOGIN_COMMAND, LOGOUT_COMMAND, WHOAMI_COMMAND } from "./commands/_auth.ts";
 import { STATUS_COMMAND, WATCH_COMMAND } from "./commands/_status.ts";
 import { SEARCH_COMMAND } from "./commands/_search.ts";
 import { describeFailure } from "./_errors.ts";
@@ -29,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   STATUS_COMMAND,
   LOGIN_COMMAND,
   LOGOUT_COMMAND,
+  WHOAMI_COMMAND,
   WATCH_COMMAND,
   SEARCH_COMMAND,
 ];

@@ -11,10 +11,26 @@ import type { StreamableHttpTransport } from "../transports/streamable_http.ts";
 import type { Transport } from "../transports/transport.ts";
 import type { ClientCache } from "./changes/cache.ts";
 import type { Connection } from "./connection/connection.ts";
-import type { McpClient } from "./types.ts";
+import type { ClientStatus, McpClient } from "./types.ts";
 
 /** The credential methods of {@linkcode McpClient}. */
-export type AuthMethods = Pick<McpClient, "authorized" | "handleCallback" | "setAuth">;
+export type AuthMethods = Pick<McpClient, "authorized" | "handleCallback" | "setAuth" | "login">;
+
+/**
+ * The connection's status with the transport's login state (HTTP transports report one).
+ *
+ * @param status The connection's status.
+ * @param transport The client's transport.
+ * @returns The status, with `auth` (and `login` while pending) when the transport has them.
+ */
+export function withAuthStatus(status: ClientStatus, transport: Transport): ClientStatus {
+  const http = transport as Partial<StreamableHttpTransport>;
+  if (typeof http.authStatus !== "function") return status;
+  const auth = http.authStatus();
+  return auth.login === undefined
+    ? { ...status, auth: auth.state }
+    : { ...status, auth: auth.state, login: auth.login };
+}
 
 /**
  * The credential methods of a client.
@@ -41,6 +57,23 @@ export function authMethods(
       } catch (error) {
         return Promise.reject(error);
       }
+    },
+    async login(options) {
+      const http = transport as Partial<StreamableHttpTransport>;
+      if (typeof http.login !== "function") {
+        throw new McpError("The client's transport takes no OAuth credentials", {
+          kind: "auth",
+          reason: "oauth_not_configured",
+        });
+      }
+      if (options !== undefined && (typeof options !== "object" || options === null)) {
+        throw new TypeError("login: options must be an object");
+      }
+      const before = await cache.identity();
+      await http.login(options);
+      await cache.credentialsChanged(before);
+      // A client that gave up (its handshake met `needs_reauth`) connects again.
+      if (connection.status().state === "closed") await connection.reconnect();
     },
     async setAuth(auth, options) {
       const http = transport as Partial<StreamableHttpTransport>;

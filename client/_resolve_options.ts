@@ -121,6 +121,7 @@ const KEYS = new Set([
   "recordArguments",
   "shape",
   "name",
+  "profile",
   ...GOVERNANCE_KEYS,
 ]);
 
@@ -212,6 +213,14 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     !["stdio", "http", "in_process"].includes(transport.kind as string)
   ) {
     bad("transport", "must be a transport (stdio(…), streamableHttp(…) or inProcess(…))");
+  }
+  const profile = options.profile as unknown;
+  if (profile !== undefined) {
+    if (typeof profile !== "string" || profile === "") bad("profile", "must be a non-empty string");
+    const own = (transport as { profile?: unknown }).profile;
+    if (own !== undefined && own !== profile) {
+      bad("profile", `differs from the transport's OAuth profile "${String(own)}"`);
+    }
   }
   const offered = versions(options.versions);
   const onWarning = options.onWarning as unknown;

@@ -10,6 +10,7 @@ import type { Implementation, LogLevel } from "../protocol/meta.ts";
 import type { Era } from "../protocol/versions.ts";
 import type { HttpAuth, SetAuthOptions } from "../transports/streamable_http.ts";
 import type { Containment } from "../transports/transport.ts";
+import type { AuthState, LoginPrompt } from "../oauth/auth_status.ts";
 import type { TaskMethods } from "./task_api.ts";
 import type {
   CallOptions,
@@ -59,6 +60,15 @@ export interface ClientStatus {
    * server before its first start). Policy rules match it with `sandboxed`.
    */
   containment?: Containment;
+  /**
+   * Over HTTP: where the login stands: `"none"` (no credentials, or no OAuth tokens yet),
+   * `"ok"`, `"pending"` (a login waits for the user: see `login`), `"needs_reauth"` (the
+   * refresh token was refused: requests fail at once with reason `needs_reauth` until
+   * `login()` or `setAuth`).
+   */
+  auth?: AuthState;
+  /** While `auth` is `"pending"`: the URL to open, or the device code to enter and where. */
+  login?: LoginPrompt;
 }
 
 /** What the server reported in the handshake, with the negotiated era and version. */
@@ -291,6 +301,16 @@ export interface McpClient extends TaskMethods {
    *   the response was refused (`iss_mismatch`, `state_mismatch`, `unknown_state`, …).
    */
   handleCallback(callback: string | URL): Promise<void>;
+  /**
+   * OAuth (`auth: { oauth }`): starts a new login (the browser or the device flow, as the
+   * `flow` option says), skipping stored tokens and refreshes, and resolves once it is done
+   * and, for a client that had given up (closed after `needs_reauth`), reconnected. This is
+   * how a client leaves `needs_reauth`; while it runs, `status().auth` is `"pending"`.
+   *
+   * @throws {McpError} kind `auth`: `oauth_not_configured` without an OAuth form, else why
+   *   the login failed (`device_code_expired`, `authorization_denied`, `identity_mismatch`, …).
+   */
+  login(options?: { signal?: AbortSignal }): Promise<void>;
   /**
    * The server's instructions as they may go into a model's context: `undefined` unless the
    * client was created with `includeInstructions: true` (or the server gave none); capped at

@@ -19,7 +19,7 @@
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { delay } from "./_async.ts";
-import { authMethods } from "./_client_auth.ts";
+import { authMethods, withAuthStatus } from "./_client_auth.ts";
 import { type RawCallTool, withShaping } from "./shaping.ts";
 import { clientSpill } from "./_client_spill.ts";
 import { listingMethods } from "./_client_lists.ts";
@@ -185,7 +185,7 @@ export function createClient(options: ClientOptions): McpClient {
       return connection.ready(timeout).then(() => cache.warm());
     },
     status() {
-      const status = connection.status();
+      const status = withAuthStatus(connection.status(), resolved.transport);
       const containment = resolved.transport.containment?.();
       if (containment !== undefined) status.containment = containment;
       return status;

@@ -44,7 +44,7 @@ export interface ConnectOptions extends Omit<ClientOptions, "transport"> {
  */
 export function connect(target: ConnectTarget, options: ConnectOptions = {}): Promise<McpClient> {
   const { http, readyTimeout, ...rest } = options;
-  let transport = httpOrTransport(target, http);
+  let transport = httpOrTransport(target, http, undefined, rest.profile);
   if (transport === undefined) {
     const command = (target as { command?: unknown } | null)?.command;
     if (typeof command !== "string") {

@@ -47,7 +47,7 @@ export function connect(
   options: HttpConnectOptions = {},
 ): Promise<McpClient> {
   const { http, readyTimeout, ...rest } = options;
-  const transport = httpOrTransport(target, http);
+  const transport = httpOrTransport(target, http, undefined, rest.profile);
   if (transport === undefined) {
     throw new TypeError("Cannot connect: the target must be a URL or a transport");
   }

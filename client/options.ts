@@ -197,6 +197,13 @@ export interface ClientOptions {
    */
   name?: string;
   /**
+   * The account profile (`"work"`, `"personal"`) the OAuth credentials belong to: tokens,
+   * connections and private cached results are kept per profile, so two profiles on one
+   * server never see each other's. `connect(url, { profile })` and hub entries set it on
+   * their `auth.oauth`; with a transport of your own it must match its OAuth `profile`.
+   */
+  profile?: string;
+  /**
    * Governance: which tools a caller sees and may call, as `{ allow, deny }` lists of names
    * and `*` globs (deny wins) or a function `(tool, ctx) => boolean` that sees the caller's
    * `principal` and `assigns`. A hidden tool is left out of `listTools`, `listAllTools`,

@@ -16,6 +16,7 @@ export function httpOrTransport(
   target: unknown,
   http: StreamableHttpOptions | undefined,
   where = "Cannot connect",
+  profile?: string,
 ): Transport | undefined {
   if (typeof target === "string" || target instanceof URL) {
     let url: URL;
@@ -27,7 +28,7 @@ export function httpOrTransport(
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       throw new TypeError(`${where}: unsupported URL scheme "${url.protocol}"`);
     }
-    return streamableHttp(url, http);
+    return streamableHttp(url, withProfile(http, profile));
   }
   const candidate = target as Partial<Transport> | null;
   if (
@@ -37,4 +38,31 @@ export function httpOrTransport(
     return candidate as Transport;
   }
   return undefined;
+}
+
+/**
+ * The HTTP options with the OAuth credentials' `profile` set to `profile` (a client's or a
+ * hub entry's `profile` option); a different profile already there is a `TypeError`.
+ */
+function withProfile(
+  http: StreamableHttpOptions | undefined,
+  profile: string | undefined,
+): StreamableHttpOptions | undefined {
+  if (profile === undefined) return http;
+  if (typeof profile !== "string" || profile === "") {
+    throw new TypeError("profile must be a non-empty string");
+  }
+  const auth = http?.auth as Record<string, unknown> | undefined;
+  if (typeof auth !== "object" || auth === null) return http;
+  for (const form of ["oauth", "clientCredentials"]) {
+    const options = auth[form] as { profile?: unknown } | undefined;
+    if (typeof options !== "object" || options === null) continue;
+    if (options.profile !== undefined && options.profile !== profile) {
+      throw new TypeError(
+        `profile "${profile}" differs from auth.${form}.profile "${String(options.profile)}"`,
+      );
+    }
+    return { ...http, auth: { [form]: { ...options, profile } } as StreamableHttpOptions["auth"] };
+  }
+  return http;
 }

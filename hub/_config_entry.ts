@@ -1,7 +1,8 @@
 /**
  * Private: one server entry of a config file as a hub server. Stdio entries take
  * `command`, `args`, `env`, `cwd` and `sandbox` (`{ read, write, net, env, run, required }`,
- * variables expanded in its strings); HTTP entries `url` and `headers`; `type` is checked
+ * variables expanded in its strings); HTTP entries `url`, `headers` and
+ * `profile` (the OAuth account profile); `type` is checked
  * against them where given (`"sse"` and `"streamable-http"` are reached over Streamable
  * HTTP); `maxResultChars` is the budget of the server's shaped results. Variables are expanded
  * in every string value (`_expand.ts`). The hub's own keys `start` (`"eager"` or `"lazy"`),
@@ -30,6 +31,7 @@ const KNOWN = new Set([
   "idleMs",
   "alwaysLoad",
   "maxResultChars",
+  "profile",
 ]);
 const SANDBOX_LISTS = ["read", "write", "net", "env", "run"];
 const HTTP_TYPES = new Set(["http", "sse", "streamable-http", "streamableHttp"]);
@@ -217,6 +219,9 @@ export async function configEntry(
       throw configError(at("url"), "invalid_value", "must be an http(s) URL");
     }
     const server: Record<string, unknown> = { url, ...extra };
+    if (entry.profile !== undefined) {
+      server.profile = await text(entry.profile, sources, at("profile"));
+    }
     if (entry.headers !== undefined) {
       server.headers = await strings(entry.headers, sources, at("headers"));
     }

@@ -30,7 +30,8 @@ function httpTransport(where: string, url: unknown, rest: Record<string, unknown
   const options: Record<string, unknown> = { ...http };
   if (rest.headers !== undefined) options.headers = rest.headers;
   if (rest.auth !== undefined) options.auth = rest.auth;
-  return httpOrTransport(url, options, `${where}.url`)!;
+  const profile = rest.profile as string | undefined;
+  return httpOrTransport(url, options, `${where}.url`, profile)!;
 }
 
 function split(entry: Record<string, unknown>, keys: Set<string>) {
@@ -84,7 +85,11 @@ export function clientOptionsFor(name: string, entry: HubServer): ClientOptions 
   }
   if (record.url !== undefined) {
     const parts = split(record, HTTP_KEYS);
-    const transport = httpTransport(where, record.url, parts.transport);
+    // The entry's profile (a client option) also names its OAuth credentials' profile.
+    const transport = httpTransport(where, record.url, {
+      ...parts.transport,
+      profile: record.profile,
+    });
     return { ...parts.client, transport } as unknown as ClientOptions;
   }
   throw new TypeError(`${where} needs a command, a url or a transport`);

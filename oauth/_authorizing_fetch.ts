@@ -11,10 +11,13 @@ import { readChallenge } from "./challenge.ts";
 import type { Engine } from "./_engine.ts";
 import { prepare } from "./_request.ts";
 import { discard, type FetchLike } from "./_util.ts";
+import { needsReauthError } from "./auth_status.ts";
 
 /** Wraps `next` so every request is authorized by `engine`. */
 export function authorizingFetch(engine: Engine, next: FetchLike): FetchLike {
   return async (input, init) => {
+    // After a refused refresh, nothing is sent until a new login.
+    if (engine.needsReauth()) throw needsReauthError();
     const request = prepare(input, init);
     const session = engine.session(request.url);
     let tokens = await engine.usableTokens(session, request.signal);
@@ -45,7 +48,9 @@ export function authorizingFetch(engine: Engine, next: FetchLike): FetchLike {
         const recovery = await engine.recover(session, {
           failed: sent,
           challenge,
-          reauthorize: recoveries > 0,
+          // Tokens just read from the store were refused: their refresh token is tried
+          // next (a login only comes from a recovery that had nothing to refresh).
+          reauthorize: recoveries > 0 && lastHow !== "stored",
         }, request.signal);
         recoveries++;
         lastHow = recovery.how;

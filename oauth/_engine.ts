@@ -15,6 +15,7 @@ import { keyOf, recoverTokens, type RecoveryContext } from "./_recovery.ts";
 import type { FetchLike } from "./_util.ts";
 import type { Grant, Need, Recovery, Session } from "./_engine_types.ts";
 import { type TokenObserver, watchTokens } from "../protocol/token_events.ts";
+import { type AuthTracker, authTracker, needsReauthError } from "./auth_status.ts";
 
 export type { Grant, Need, Recovery, Session } from "./_engine_types.ts";
 
@@ -34,6 +35,10 @@ export interface Engine {
     url: URL,
   ): Promise<void>;
   deliver(callback: URL): Promise<boolean>;
+  /** Starts a new login at every endpoint known (stored tokens and refreshes skipped). */
+  login(signal?: AbortSignal): Promise<void>;
+  /** Whether requests must fail at once until a new login. */
+  needsReauth(): boolean;
   authorized(): void;
   abort(): void;
   sessions(): Session[];
@@ -69,6 +74,7 @@ export function createEngine(
   store: TokenStore,
   defaultFetch: () => FetchLike | undefined,
   observers?: ReadonlySet<TokenObserver>,
+  auth: AuthTracker = authTracker(),
 ): Engine {
   const options = grant.options;
   const now = options.now ?? Date.now;
@@ -86,6 +92,9 @@ export function createEngine(
     boundIssuer: grant.kind === "client_credentials"
       ? grant.options.issuer
       : grant.options.client?.issuer,
+    profile: options.profile,
+    auth,
+    forceLogin: false,
   };
   const { principal, fresh, waiters } = ctx;
   const maxStepUps = options.maxStepUps ?? 2;
@@ -117,11 +126,12 @@ export function createEngine(
         const need: Need = { failed: tokens, challenge: { scheme: "" }, refreshOnly: true };
         return (await engine.recover(session, need, signal)).tokens;
       } catch (error) {
-        if (signal?.aborted) throw error;
+        if (signal?.aborted || engine.needsReauth()) throw error;
         return tokens; // sent as they are: a 401 then runs the full recovery
       }
     },
     recover(session, need, signal) {
+      if (engine.needsReauth()) return Promise.reject(needsReauthError());
       const running = session.flight;
       if (running !== undefined) {
         if (!need.stepUp || covers(session.flightScopes, need.challenge.scope)) {
@@ -172,6 +182,16 @@ export function createEngine(
       await waiter.deliver(callback);
       return true;
     },
+    async login(signal) {
+      ctx.auth.set("none");
+      ctx.forceLogin = true;
+      for (const session of sessions.values()) {
+        if (session.discovery === undefined) continue;
+        session.tokens = undefined;
+        await engine.recover(session, { challenge: { scheme: "" }, reauthorize: true }, signal);
+      }
+    },
+    needsReauth: () => ctx.auth.status().state === "needs_reauth",
     authorized() {
       for (const session of sessions.values()) {
         session.reload = true;

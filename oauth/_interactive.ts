@@ -19,6 +19,7 @@ import { chooseAuthMethod, type TokenClient } from "./client_auth.ts";
 import { authorizationCodeRequest, type TokenContext, withNonceRetry } from "./token.ts";
 import { processTokenResponse } from "./token_response.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
+import type { AuthTracker } from "./auth_status.ts";
 
 /** An authorization waiting for its response, by `state`. */
 export interface Waiter {
@@ -42,6 +43,8 @@ export interface InteractiveContext {
   fetch: FetchLike | undefined;
   now: () => number;
   fresh(tokens: TokenSet | undefined): boolean;
+  /** Told that the login is pending, with its URL. */
+  auth?: AuthTracker;
 }
 
 /** What a recovery asks of the flow (see the engine's `Need`). */
@@ -102,6 +105,14 @@ export async function authorizeInteractively(
   dpop: DpopSigner | undefined,
 ): Promise<{ tokens: TokenSet; scopes?: string[] }> {
   const { options: o, store, now } = ctx;
+  const open = o.onAuthorizationUrl;
+  if (open === undefined || (o.callback === undefined && o.redirectUri === undefined)) {
+    throw oauthError(
+      "A browser login is needed, but no onAuthorizationUrl and callback (or redirectUri) are " +
+        "configured (and the authorization server offers no device flow)",
+      "browser_unavailable",
+    );
+  }
   const listener = o.callback ? await o.callback.listen({ signal }) : undefined;
   try {
     const redirectUri = listener?.redirectUri ?? o.redirectUri!;
@@ -161,7 +172,10 @@ export async function authorizeInteractively(
     signal.addEventListener("abort", onAbort, { once: true });
     try {
       Promise.resolve()
-        .then(() => o.onAuthorizationUrl(new URL(url.href), { signal, redirectUri }))
+        .then(() => {
+          ctx.auth?.set("pending", { url: url.href });
+          return open(new URL(url.href), { signal, redirectUri });
+        })
         .then((returned) => {
           if (returned !== undefined && returned !== null) {
             outcome.resolve(new URL(String(returned)));

@@ -23,6 +23,8 @@ import { refreshRequest, type TokenContext, withNonceRetry } from "./token.ts";
 import { processTokenResponse } from "./token_response.ts";
 import { authorizeInteractively, type InteractiveContext, type Waiter } from "./_interactive.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
+import { type AuthTracker, needsReauthError } from "./auth_status.ts";
+import { flowOf, type OAuthOptions } from "./options.ts";
 
 /** What a recovery needs from its engine (one per middleware instance). */
 export interface RecoveryContext {
@@ -46,11 +48,19 @@ export interface RecoveryContext {
   http: () => FetchLike | undefined;
   /** The issuer the configured client credentials are bound to (the first one used). */
   boundIssuer?: string;
+  /** The account profile, when one is named. */
+  profile?: string;
+  /** Where the login stands (`status().auth`). */
+  auth: AuthTracker;
+  /** Set by `login()`: the next recovery skips stored tokens and refreshes. */
+  forceLogin: boolean;
 }
 
 /** The store key of the tokens for a discovery. */
 export function keyOf(ctx: RecoveryContext, d: Discovery): TokenKey {
-  return { principal: ctx.principal, issuer: d.issuer, resource: d.resource };
+  const key: TokenKey = { principal: ctx.principal, issuer: d.issuer, resource: d.resource };
+  if (ctx.profile !== undefined) key.profile = ctx.profile;
+  return key;
 }
 
 function checkBinding(ctx: RecoveryContext, issuer: string): void {
@@ -159,7 +169,7 @@ async function refresh(
   d: Discovery,
   tokens: TokenSet,
   signal: AbortSignal,
-): Promise<TokenSet | undefined> {
+): Promise<TokenSet | "refused" | undefined> {
   const client = await clientFor(ctx, d, tokens);
   if (client === undefined || tokens.refreshToken === undefined) return undefined;
   // A DPoP-bound token is refreshed with the same key (no challenge: no auto decision).
@@ -174,8 +184,8 @@ async function refresh(
     );
     return { ...next, clientId: client.clientId };
   } catch (error) {
-    // A refused refresh (expired, revoked, rotated elsewhere) means: authorize again.
-    if (error instanceof McpError && error.reason === "refresh_failed") return undefined;
+    // A refused refresh (expired, revoked, rotated elsewhere) means: log in again.
+    if (error instanceof McpError && error.reason === "refresh_failed") return "refused";
     throw error;
   }
 }
@@ -193,7 +203,77 @@ function interactive(ctx: RecoveryContext): InteractiveContext {
     fetch: ctx.http(),
     now: ctx.now,
     fresh: ctx.fresh,
+    auth: ctx.auth,
   };
+}
+
+/**
+ * The flow a login uses at `d`: `"auto"` is the device flow when the server offers it and
+ * no browser can come back here (no callback receiver or redirect URI, no
+ * `onAuthorizationUrl`, or the receiver reports no display, an SSH session or CI).
+ */
+function pickFlow(o: OAuthOptions, d: Discovery): "browser" | "device" {
+  const flow = flowOf(o);
+  if (flow !== "auto") return flow;
+  if (typeof d.metadata.device_authorization_endpoint !== "string") return "browser";
+  if (o.onAuthorizationUrl === undefined) return "device";
+  if (o.callback === undefined) return o.redirectUri === undefined ? "device" : "browser";
+  return o.callback.browserUnavailable?.() === undefined ? "browser" : "device";
+}
+
+/** With `expectSubject`, tokens for another account are refused (and not kept). */
+function checkSubject(o: OAuthOptions, tokens: TokenSet): void {
+  if (o.expectSubject === undefined || tokens.subject === o.expectSubject) return;
+  throw oauthError(
+    tokens.subject === undefined
+      ? `The login did not say which account it is; this profile is bound to ${o.expectSubject}`
+      : `The login returned another account than the one this profile is bound to (${o.expectSubject}); nothing was kept`,
+    "identity_mismatch",
+    { expected: o.expectSubject },
+  );
+}
+
+/** Runs a user's login (browser or device flow), reporting it to `ctx.auth`. */
+async function logIn(
+  ctx: RecoveryContext,
+  session: Session,
+  d: Discovery,
+  need: Need,
+  signal: AbortSignal,
+  dpop: DpopSigner | undefined,
+): Promise<{ tokens: TokenSet; scopes?: string[] }> {
+  const o = (ctx.grant as Extract<Grant, { kind: "authorization_code" }>).options;
+  const before = ctx.auth.status().state;
+  try {
+    let obtained: { tokens: TokenSet; scopes?: string[] };
+    if (pickFlow(o, d) === "device") {
+      // The device flow loads only when a login uses it.
+      const { authorizeWithDevice } = await import("./_device.ts");
+      obtained = await authorizeWithDevice(
+        interactive(ctx),
+        session,
+        d,
+        need,
+        signal,
+        dpop,
+        ctx.auth,
+      );
+    } else {obtained = await authorizeInteractively(
+        interactive(ctx),
+        session,
+        d,
+        need,
+        signal,
+        dpop,
+      );}
+    checkSubject(o, obtained.tokens);
+    return obtained;
+  } catch (error) {
+    if (ctx.auth.status().state === "pending") {
+      ctx.auth.set(before === "pending" || before === "ok" ? "none" : before);
+    }
+    throw error;
+  }
 }
 
 async function obtainCredentials(
@@ -252,28 +332,40 @@ export async function recoverTokens(
     });
   session.discovery = d;
   const key = keyOf(ctx, d);
-  if (!need.stepUp && !need.reauthorize) {
+  if (!need.stepUp && !need.reauthorize && !ctx.forceLogin) {
     const stored = await store.getTokens(key);
     if (
       stored !== undefined && stored.accessToken !== need.failed?.accessToken &&
       ctx.fresh(stored) && (stored.tokenType !== "DPoP" || session.dpop !== undefined)
     ) {
       session.tokens = stored;
+      ctx.auth.set("ok");
       return { tokens: stored, how: "stored" };
     }
-    const candidates = [stored, session.tokens].filter((t): t is TokenSet =>
+    const candidates = [stored, session.tokens].filter((t, i, all): t is TokenSet =>
       t !== undefined && t.refreshToken !== undefined && t.issuer === d.issuer &&
-      t.resource === d.resource
+      t.resource === d.resource &&
+      // One refresh token is tried once, even when the store and the session both hold it.
+      (i === 0 || all[0]?.refreshToken !== t.refreshToken)
     );
+    let refused = false;
     for (const candidate of candidates) {
       const refreshed = await refresh(ctx, session, d, candidate, signal);
-      if (refreshed !== undefined) {
+      if (refreshed === "refused") refused = true;
+      else if (refreshed !== undefined) {
         await store.setTokens(key, refreshed);
         session.tokens = refreshed;
+        ctx.auth.set("ok");
         return { tokens: refreshed, how: "refreshed" };
       }
     }
     if (stored !== undefined) await store.deleteTokens(key);
+    // A refused refresh never starts a login by itself: the user is asked to log in again.
+    if (refused && grant.kind === "authorization_code") {
+      session.tokens = undefined;
+      ctx.auth.set("needs_reauth");
+      throw needsReauthError();
+    }
   }
   if (need.refreshOnly && grant.kind === "authorization_code" && need.failed !== undefined) {
     return { tokens: need.failed, how: "current" };
@@ -282,10 +374,12 @@ export async function recoverTokens(
   if (grant.kind === "authorization_code") {
     checkBinding(ctx, d.issuer);
     const dpop = await dpopFor(ctx, session, d, need.challenge);
-    obtained = await authorizeInteractively(interactive(ctx), session, d, need, signal, dpop);
+    obtained = await logIn(ctx, session, d, need, signal, dpop);
+    ctx.forceLogin = false;
   } else obtained = await obtainCredentials(ctx, session, d, need, signal);
   session.scopes = obtained.scopes;
   await store.setTokens(key, obtained.tokens);
   session.tokens = obtained.tokens;
+  ctx.auth.set("ok");
   return { tokens: obtained.tokens, how: "authorized" };
 }

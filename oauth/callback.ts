@@ -9,6 +9,7 @@
  * @module
  */
 
+import { browserUnavailable } from "../runtime/headless.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import type { CallbackListener, CallbackReceiver } from "./options.ts";
 
@@ -60,6 +61,7 @@ export function loopbackCallback(
   if (!path.startsWith("/")) throw new TypeError('options.path must start with "/"');
   const page = options.successHtml ?? DEFAULT_PAGE;
   return {
+    browserUnavailable: () => browserUnavailable(),
     async listen(listenOptions = {}) {
       const waiting = new Map<string, (url: URL) => void>();
       // Hono and the server load when a login actually needs the loopback receiver.
@@ -115,6 +117,8 @@ export function loopbackCallback(
 
 /** The receiver {@linkcode loopbackCallback} returns. */
 export interface LoopbackCallback extends CallbackReceiver {
+  /** Why no browser can come back here (no display, an SSH session, CI), or `undefined`. */
+  browserUnavailable(): string | undefined;
   /** Starts listening on the loopback interface. */
   listen(options?: { signal?: AbortSignal }): Promise<LoopbackListener>;
 }

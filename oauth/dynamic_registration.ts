@@ -11,6 +11,9 @@ import type { ClientRegistration } from "./store.ts";
 import { fromOAuthError, o4wOptions } from "./_o4w.ts";
 import { discard, type HttpOptions, isLoopback, jsonObject, oauthError } from "./_util.ts";
 
+/** The device flow's grant type (RFC 8628), registered when the device flow is used. */
+export const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
 /** Client metadata sent in dynamic registration. */
 export interface ClientMetadata {
   /** `client_name` (default `"Conduit MCP client"`). */
@@ -75,6 +78,7 @@ export function registrationBody(
   metadata: AuthorizationServerMetadata,
   redirectUris: string[],
   client: ClientMetadata = {},
+  flow: "browser" | "device" = "browser",
 ): {
   client_name: string;
   redirect_uris: string[];
@@ -87,8 +91,10 @@ export function registrationBody(
   const body: ReturnType<typeof registrationBody> = {
     client_name: client.clientName ?? "Conduit MCP client",
     redirect_uris: redirectUris,
-    grant_types: ["authorization_code", "refresh_token"],
-    response_types: ["code"],
+    grant_types: flow === "device"
+      ? [DEVICE_GRANT, "refresh_token"]
+      : ["authorization_code", "refresh_token"],
+    response_types: flow === "device" ? [] : ["code"],
     token_endpoint_auth_method: registrationAuthMethod(metadata),
     application_type: client.applicationType ?? applicationType(redirectUris),
   };
@@ -180,6 +186,7 @@ export async function processRegistrationResponse(
   issuer: string,
   response: Response,
   redirectUris: string[],
+  grantTypes?: string[],
 ): Promise<ClientRegistration> {
   if (response.status !== 200 && response.status !== 201) {
     const body = response.headers.get("content-type")?.includes("json")
@@ -219,5 +226,71 @@ export async function processRegistrationResponse(
   if (typeof body.token_endpoint_auth_method === "string") {
     registration.tokenEndpointAuthMethod = body.token_endpoint_auth_method;
   }
+  const granted = Array.isArray(body.grant_types) &&
+      body.grant_types.every((g) => typeof g === "string")
+    ? body.grant_types as string[]
+    : grantTypes;
+  if (granted !== undefined) registration.grantTypes = granted;
   return registration;
+}
+
+/** What {@linkcode clientMetadataDocument} builds a document from. */
+export interface ClientMetadataDocumentOptions extends ClientMetadata {
+  /** The document's own URL (it is the `client_id`). */
+  clientId: string;
+  /** The redirect URIs (the browser flow; none for a device-only client). */
+  redirectUris?: string[];
+  /** The login flows the client uses (default `["browser"]`): `"device"` lists its grant. */
+  flows?: ("browser" | "device")[];
+}
+
+/**
+ * A Client ID Metadata Document to publish at `clientId` (the `clientMetadataUrl` option):
+ * a public client whose grant types are those of the flows it uses, the device grant
+ * (RFC 8628) included when the device flow is one of them.
+ *
+ * @param options The URL, names, redirect URIs and flows.
+ * @returns The JSON document.
+ *
+ * @example
+ * ```ts
+ * import { clientMetadataDocument, DEVICE_GRANT } from "./dynamic_registration.ts";
+ *
+ * const doc = clientMetadataDocument({
+ *   clientId: "https://app.example.com/oauth/client.json",
+ *   clientName: "Example agent",
+ *   flows: ["device"],
+ * });
+ * if (!doc.grant_types.includes(DEVICE_GRANT) || doc.redirect_uris.length !== 0) throw new Error();
+ * ```
+ */
+export function clientMetadataDocument(options: ClientMetadataDocumentOptions): {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  response_types: string[];
+  token_endpoint_auth_method: "none";
+  [member: string]: unknown;
+} {
+  const flows = options.flows ?? ["browser"];
+  const browser = flows.includes("browser");
+  const grants = [
+    ...(browser ? ["authorization_code"] : []),
+    ...(flows.includes("device") ? [DEVICE_GRANT] : []),
+    "refresh_token",
+  ];
+  const doc: ReturnType<typeof clientMetadataDocument> = {
+    client_id: options.clientId,
+    client_name: options.clientName ?? "Conduit MCP client",
+    redirect_uris: browser ? [...options.redirectUris ?? []] : [],
+    grant_types: grants,
+    response_types: browser ? ["code"] : [],
+    token_endpoint_auth_method: "none",
+  };
+  if (options.clientUri) doc.client_uri = options.clientUri;
+  if (options.logoUri) doc.logo_uri = options.logoUri;
+  if (options.softwareId) doc.software_id = options.softwareId;
+  if (options.softwareVersion) doc.software_version = options.softwareVersion;
+  return doc;
 }

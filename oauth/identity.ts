@@ -1,6 +1,6 @@
 /**
- * Whom an OAuth middleware's tokens name, for a shared cache: the issuer, the `client_id`
- * and the token's subject (`sub` of a JWT access token). A local label (`principal`) alone
+ * Whom an OAuth middleware's tokens name, for a shared cache: the issuer, the `client_id`,
+ * the token's subject (`sub` of the ID token or of a JWT access token) and the profile. A local label (`principal`) alone
  * never names an identity, as two tenants may both be `default`.
  *
  * - Client credentials: the client acts for itself, so issuer and `client_id` name it.
@@ -44,6 +44,7 @@ export function identityOf(fetch: unknown): IdentityReader | undefined {
  *
  * @param tokens The issuer, the client and the access token.
  * @param grant Whether a user logged in (`authorization_code`) or the client acts for itself.
+ * @param profile The account profile, when one is named (a partition of its own).
  * @returns The identity, or `undefined` when it is not known.
  *
  * @example
@@ -58,17 +59,33 @@ export function identityOf(fetch: unknown): IdentityReader | undefined {
  * ```
  */
 export function tokenIdentity(
-  tokens: { issuer: string; clientId?: string; accessToken: string },
+  tokens: { issuer: string; clientId?: string; accessToken: string; subject?: string },
   grant: "authorization_code" | "client_credentials",
+  profile?: string,
 ): string | undefined {
   if (tokens.clientId === undefined) return undefined;
-  const subject = subjectOf(tokens.accessToken);
+  const subject = tokens.subject ?? jwtSubject(tokens.accessToken);
   if (subject === undefined && grant === "authorization_code") return undefined;
-  return JSON.stringify(["oauth", grant, tokens.issuer, tokens.clientId, subject ?? null]);
+  const id = ["oauth", grant, tokens.issuer, tokens.clientId, subject ?? null];
+  // A profile is its own partition, even for the same account.
+  return JSON.stringify(profile === undefined ? id : [...id, profile]);
 }
 
-/** The `sub` of a JWT (unverified: it only narrows a partition), or `undefined`. */
-function subjectOf(token: string): string | undefined {
+/**
+ * The `sub` of a JWT (unverified: it only narrows a partition or names an account to a
+ * user), or `undefined`.
+ *
+ * @param token A token (a JWT, or an opaque one).
+ * @returns Its subject, when it is a JWT that has one.
+ *
+ * @example
+ * ```ts
+ * import { jwtSubject } from "./identity.ts";
+ *
+ * if (jwtSubject("opaque-token") !== undefined) throw new Error();
+ * ```
+ */
+export function jwtSubject(token: string): string | undefined {
   const parts = token.split(".");
   if (parts.length !== 3 || parts[1].length > 16_384) return undefined;
   try {

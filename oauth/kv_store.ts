@@ -7,6 +7,7 @@
  */
 
 import { checkKeys } from "../protocol/option_keys.ts";
+import { profilePart } from "./store.ts";
 import type {
   ClientRegistration,
   PendingAuthorization,
@@ -38,7 +39,7 @@ export interface KvTokenStoreOptions {
 
 /**
  * A {@linkcode TokenStore} in a Deno.Kv database (or anything {@linkcode KvLike}). Keys:
- * `[...prefix, "tokens", principal, issuer, resource]`, `[...prefix, "clients", issuer]`,
+ * `[...prefix, "tokens", principal, issuer, resource]` (then `"profile", name` for a profile), `[...prefix, "clients", issuer]`,
  * `[...prefix, "pending", state]` (written with `expireIn`).
  *
  * @param kv The database, e.g. `await Deno.openKv("./tokens.db")`.
@@ -73,7 +74,7 @@ export function kvTokenStore(kv: KvLike, options: KvTokenStoreOptions = {}): Tok
   const now = options.now ?? Date.now;
   const tokenKey = (
     key: TokenKey,
-  ) => [...prefix, "tokens", key.principal, key.issuer, key.resource];
+  ) => [...prefix, "tokens", key.principal, key.issuer, key.resource, ...profilePart(key)];
   const clientKey = (issuer: string) => [...prefix, "clients", issuer];
   const pendingKey = (state: string) => [...prefix, "pending", state];
   const read = async <T>(key: KvKeyPart[]): Promise<T | undefined> => {

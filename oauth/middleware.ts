@@ -18,7 +18,8 @@ import type { Engine, Grant } from "./_engine.ts";
 import { callbackUrl, handleCallback } from "./handle_callback.ts";
 import { type ClientCredentialsOptions, type OAuthOptions, principalOf } from "./options.ts";
 import { checkClientCredentialsOptions, checkOAuthOptions } from "./options_check.ts";
-import { memoryTokenStore, type TokenStore } from "./store.ts";
+import { memoryTokenStore, type TokenKey, type TokenStore } from "./store.ts";
+import { type AuthStatus, authTracker } from "./auth_status.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
 import { recordingFetch } from "./recording_fetch.ts";
 import { createSecrets, SECRETS } from "../protocol/secrets.ts";
@@ -61,10 +62,21 @@ export interface OAuthMiddleware {
   abort(): void;
   /** Forgets this principal's tokens for every server this middleware has talked to. */
   signOut(): Promise<void>;
+  /**
+   * Starts a new login (browser or device flow) at every server this middleware has talked
+   * to, skipping stored tokens and refreshes, and resolves once it is done; before any
+   * request it only clears `needs_reauth`, so the next request logs in. This is how a
+   * client leaves `needs_reauth`.
+   */
+  login(options?: { signal?: AbortSignal }): Promise<void>;
+  /** Where the login stands (see {@linkcode AuthStatus}). */
+  authStatus(): AuthStatus;
   /** The store tokens are kept in. */
   readonly store: TokenStore;
   /** Whom the tokens are for. */
   readonly principal: string;
+  /** The account profile, when one is named. */
+  readonly profile: string | undefined;
 }
 
 /**
@@ -90,13 +102,15 @@ function middleware(configured: Grant): OAuthMiddleware {
   const principal = principalOf(grant.options);
   // Who follows its token fetches (a traced client): empty until one adds to it.
   const observers = new Set<TokenObserver>();
+  const auth = authTracker();
+  const profile = grant.options.profile;
   let wrapped: FetchLike | undefined;
   let engine: Engine | undefined;
   let loading: Promise<typeof import("./_authorizing_fetch.ts")> | undefined;
   const load = () =>
     loading ??= Promise.all([import("./_engine.ts"), import("./_authorizing_fetch.ts")]).then(
       ([{ createEngine }, authorizing]) => {
-        engine ??= createEngine(grant, store, () => wrapped, observers);
+        engine ??= createEngine(grant, store, () => wrapped, observers, auth);
         return authorizing;
       },
       (error) => {
@@ -108,7 +122,9 @@ function middleware(configured: Grant): OAuthMiddleware {
   const identityAt: IdentityReader = (url) => {
     const id = `${url.origin}${url.pathname}`;
     const session = engine?.sessions().find((s) => s.serverUrl.href === id);
-    return session?.tokens === undefined ? undefined : tokenIdentity(session.tokens, grant.kind);
+    return session?.tokens === undefined
+      ? undefined
+      : tokenIdentity(session.tokens, grant.kind, profile);
   };
   const wrap = ((next: FetchLike): FetchLike => {
     if (typeof next !== "function") throw new TypeError("next must be a fetch function");
@@ -130,7 +146,17 @@ function middleware(configured: Grant): OAuthMiddleware {
   Object.defineProperties(wrap, {
     store: { value: store, enumerable: true },
     principal: { value: principal, enumerable: true },
+    profile: { value: profile, enumerable: true },
   });
+  wrap.authStatus = () => auth.status();
+  wrap.login = (options) =>
+    redacted((async () => {
+      if (grant.kind !== "authorization_code") {
+        throw new TypeError("login() is for a user's login (withOAuth), not client credentials");
+      }
+      await load();
+      await engine!.login(options?.signal);
+    })());
   wrap.handleCallback = (callback) => redacted(completeCallback(callback));
   const completeCallback = async (callback: string | URL) => {
     const url = callbackUrl(callback);
@@ -155,7 +181,9 @@ function middleware(configured: Grant): OAuthMiddleware {
       const d = session.discovery;
       session.tokens = undefined;
       if (d !== undefined) {
-        await store.deleteTokens({ principal, issuer: d.issuer, resource: d.resource });
+        const key: TokenKey = { principal, issuer: d.issuer, resource: d.resource };
+        if (profile !== undefined) key.profile = profile;
+        await store.deleteTokens(key);
       }
     }
   };

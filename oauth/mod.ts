@@ -31,8 +31,11 @@ export {
   type CallbackReceiver,
   type ClientCredentialsOptions,
   type CommonOAuthOptions,
+  type DeviceCode,
+  type LoginFlow,
   type OAuthOptions,
 } from "./options.ts";
+export { type AuthState, type AuthStatus, type LoginPrompt } from "./auth_status.ts";
 export { checkClientCredentialsOptions, checkOAuthOptions } from "./options_check.ts";
 export {
   type LoopbackCallback,
@@ -71,6 +74,9 @@ export {
 } from "./registration.ts";
 export {
   type ClientMetadata,
+  clientMetadataDocument,
+  type ClientMetadataDocumentOptions,
+  DEVICE_GRANT,
   processRegistrationResponse,
   registrationAuthMethod,
   registrationBody,

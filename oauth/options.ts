@@ -12,6 +12,11 @@ import type { PreRegisteredClient } from "./registration.ts";
 import type { TokenStore } from "./store.ts";
 import type { FetchLike } from "./_util.ts";
 
+/** The flow a login uses when `flow` is not given. */
+export function flowOf(options: { flow?: LoginFlow; onDeviceCode?: unknown }): LoginFlow {
+  return options.flow ?? (options.onDeviceCode === undefined ? "browser" : "auto");
+}
+
 /** Whom a middleware's tokens are for: its `principal` option, else `"default"`. */
 export function principalOf(options: { principal?: string }): string {
   return options.principal ?? "default";
@@ -26,6 +31,11 @@ export interface CommonOAuthOptions {
   store?: TokenStore;
   /** Whom the client acts for; tokens are stored per principal (default `"default"`). */
   principal?: string;
+  /**
+   * The account profile (`"work"`, `"personal"`): tokens are kept per profile, and two
+   * profiles on one server never share a token, a connection or a private cached result.
+   */
+  profile?: string;
   /** Scopes to ask for instead of the discovered ones (a challenge can still add some). */
   scope?: string | string[];
   /** The `fetch` for metadata and authorization server requests (default: the wrapped one). */
@@ -51,6 +61,11 @@ export interface CommonOAuthOptions {
 export interface CallbackReceiver {
   /** Starts listening; resolves once the redirect URI accepts connections. */
   listen(options?: { signal?: AbortSignal }): Promise<CallbackListener>;
+  /**
+   * Why no browser can come back to this receiver here (no display, an SSH session, CI),
+   * or `undefined` when one can; `flow: "auto"` then picks the device flow.
+   */
+  browserUnavailable?(): string | undefined;
 }
 
 /** A listening {@linkcode CallbackReceiver}. */
@@ -61,6 +76,21 @@ export interface CallbackListener {
   wait(state: string, signal?: AbortSignal): Promise<URL>;
   /** Stops listening. */
   close(): Promise<void>;
+}
+
+/** How a user logs in: `"browser"` (the authorization code flow), `"device"` (RFC 8628). */
+export type LoginFlow = "auto" | "browser" | "device";
+
+/** What the user is shown to log in with the device flow (RFC 8628). */
+export interface DeviceCode {
+  /** The code the user enters on the verification page. */
+  userCode: string;
+  /** The page where the user enters the code. */
+  verificationUri: string;
+  /** The page with the code already in it, when the server gives one. */
+  verificationUriComplete?: string;
+  /** Seconds until the code expires. */
+  expiresIn: number;
 }
 
 /** What the host is told when the user must log in. */
@@ -74,11 +104,27 @@ export interface AuthorizationUrlContext {
 /** The authorization code flow (a user logs in). */
 export interface OAuthOptions extends CommonOAuthOptions {
   /**
+   * How the user logs in: `"browser"` (the authorization code flow with PKCE), `"device"`
+   * (the device flow, RFC 8628: a code the user enters on another device), or `"auto"`:
+   * the device flow when the authorization server offers it and no browser can be used here
+   * (no display, an SSH session, `CI` set, or no loopback callback), else the browser.
+   * Default: `"auto"` when `onDeviceCode` is given, else `"browser"`.
+   */
+  flow?: LoginFlow;
+  /** Called once per device login with the code to show the user (needed by the device flow). */
+  onDeviceCode?: (code: DeviceCode, context: { signal: AbortSignal }) => void | Promise<void>;
+  /**
+   * The account this profile is bound to (the `sub` of the tokens): a login that returns
+   * another account fails with `identity_mismatch` and keeps nothing.
+   */
+  expectSubject?: string;
+  /**
    * Called with the authorization URL when the user must log in (open a browser with it).
    * It may return the callback URL the browser was redirected to (then nothing listens);
    * otherwise the `callback` receiver, `handleCallback()` or `authorized()` completes it.
+   * Needed by the browser flow.
    */
-  onAuthorizationUrl: (
+  onAuthorizationUrl?: (
     url: URL,
     context: AuthorizationUrlContext,
   ) => void | string | URL | Promise<void | string | URL>;

@@ -8,12 +8,13 @@
 
 import { checkKeys } from "../protocol/option_keys.ts";
 import { checkClientCredentials } from "./client_credentials.ts";
-import type { ClientCredentialsOptions, OAuthOptions } from "./options.ts";
+import { type ClientCredentialsOptions, flowOf, type OAuthOptions } from "./options.ts";
 
 /** The keys of {@linkcode CommonOAuthOptions}. */
 const COMMON_KEYS = [
   "store",
   "principal",
+  "profile",
   "scope",
   "fetch",
   "dpop",
@@ -33,6 +34,9 @@ const OAUTH_KEYS = [
   "clientMetadataUrl",
   "clientMetadata",
   "offlineAccess",
+  "flow",
+  "onDeviceCode",
+  "expectSubject",
 ];
 
 const PRE_REGISTERED_KEYS = ["clientId", "clientSecret", "issuer", "tokenEndpointAuthMethod"];
@@ -97,6 +101,7 @@ function checkCommon(v: Record<string, unknown>, key: string): void {
     }
   }
   optionalString(v, "principal", key);
+  optionalString(v, "profile", key);
   if (
     v.scope !== undefined && typeof v.scope !== "string" &&
     !(Array.isArray(v.scope) && v.scope.every((s) => typeof s === "string"))
@@ -146,9 +151,30 @@ function checkCommon(v: Record<string, unknown>, key: string): void {
 export function checkOAuthOptions(value: unknown, key: string): OAuthOptions {
   const v = checkKeys(plainObject(value, key), OAUTH_KEYS, key);
   checkCommon(v, key);
+  if (v.flow !== undefined && v.flow !== "auto" && v.flow !== "browser" && v.flow !== "device") {
+    throw new TypeError(`${key}.flow must be "auto", "browser" or "device"`);
+  }
+  optionalFunction(v, "onDeviceCode", key);
+  optionalString(v, "expectSubject", key);
+  const flow = flowOf(v);
+  if (flow !== "browser" && typeof v.onDeviceCode !== "function") {
+    throw new TypeError(`${key}.onDeviceCode must be a function (it is given the device code)`);
+  }
+  if (flow === "device") {
+    if (v.onAuthorizationUrl !== undefined) optionalFunction(v, "onAuthorizationUrl", key);
+    return checkBrowserParts(v, key, false);
+  }
   if (typeof v.onAuthorizationUrl !== "function") {
     throw new TypeError(`${key}.onAuthorizationUrl must be a function (it is given the login URL)`);
   }
+  return checkBrowserParts(v, key, flow === "browser");
+}
+
+function checkBrowserParts(
+  v: Record<string, unknown>,
+  key: string,
+  needsRedirect: boolean,
+): OAuthOptions {
   if (v.callback !== undefined) {
     const callback = plainObject(v.callback, `${key}.callback`);
     if (typeof callback.listen !== "function") {
@@ -156,7 +182,7 @@ export function checkOAuthOptions(value: unknown, key: string): OAuthOptions {
     }
   }
   url(v, "redirectUri", key);
-  if (v.callback === undefined && v.redirectUri === undefined) {
+  if (needsRedirect && v.callback === undefined && v.redirectUri === undefined) {
     throw new TypeError(`${key} needs a redirectUri or a callback receiver`);
   }
   url(v, "clientMetadataUrl", key);

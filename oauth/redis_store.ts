@@ -10,6 +10,7 @@
 
 import { checkKeys } from "../protocol/option_keys.ts";
 import { type RedisCommand, redisStore } from "../cache/redis.ts";
+import { profilePart } from "./store.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type {
   ClientRegistration,
@@ -35,7 +36,9 @@ export interface RedisTokenStoreOptions {
  * @returns The token store.
  */
 export function cacheTokenStore(store: CacheStore): TokenStore {
-  const tokenKey = (key: TokenKey) => ["tokens", key.principal, key.issuer, key.resource];
+  const tokenKey = (
+    key: TokenKey,
+  ) => ["tokens", key.principal, key.issuer, key.resource, ...profilePart(key)];
   const read = async <T>(key: string[]) => (await store.get(key)) as T | undefined;
   return {
     getTokens: (key) => read<TokenSet>(tokenKey(key)),
@@ -52,7 +55,7 @@ export function cacheTokenStore(store: CacheStore): TokenStore {
 
 /**
  * A {@linkcode TokenStore} in Redis, through a function that sends one command (the same
- * one-liners as `redisStore`). Keys: `<prefix>:tokens:<principal>:<issuer>:<resource>`,
+ * one-liners as `redisStore`). Keys: `<prefix>:tokens:<principal>:<issuer>:<resource>` (then `:profile:<name>` for a profile),
  * `<prefix>:clients:<issuer>`, `<prefix>:pending:<state>` (with `PX`).
  *
  * @param command Sends one Redis command and returns its reply.

@@ -11,6 +11,7 @@
 
 import {
   type ClientMetadata,
+  DEVICE_GRANT,
   processRegistrationResponse,
   registrationBody,
   registrationRequest,
@@ -47,7 +48,7 @@ export interface ResolveClientOptions extends HttpOptions {
   issuer: string;
   /** Its metadata. */
   metadata: AuthorizationServerMetadata;
-  /** The redirect URI the authorization will use. */
+  /** The redirect URI the authorization will use (unused by the device flow). */
   redirectUri: string;
   /** Where registrations are kept. */
   store: TokenStore;
@@ -59,6 +60,8 @@ export interface ResolveClientOptions extends HttpOptions {
   clientMetadata?: ClientMetadata;
   /** The clock. */
   now?: () => number;
+  /** The login flow the client is for (default `"browser"`): the device flow registers its grant. */
+  flow?: "browser" | "device";
 }
 
 /**
@@ -121,18 +124,29 @@ export async function resolveClient(options: ResolveClientOptions): Promise<Clie
       redirectUris: [redirectUri],
     };
   }
+  const device = options.flow === "device";
   const kept = await store.getClient(issuer);
   if (
-    kept !== undefined && kept.issuer === issuer && kept.redirectUris.includes(redirectUri) &&
+    kept !== undefined && kept.issuer === issuer &&
+    (device
+      ? kept.grantTypes?.includes(DEVICE_GRANT) === true
+      : kept.redirectUris.includes(redirectUri)) &&
     (kept.clientSecretExpiresAt === undefined || kept.clientSecretExpiresAt > now() + 60_000)
   ) {
     return kept;
   }
-  const body = registrationBody(metadata, [redirectUri], options.clientMetadata);
+  const redirectUris = device ? [] : [redirectUri];
+  const body = registrationBody(
+    metadata,
+    redirectUris,
+    options.clientMetadata,
+    device ? "device" : "browser",
+  );
   const registration = await processRegistrationResponse(
     issuer,
     await registrationRequest(metadata, body, options),
-    [redirectUri],
+    redirectUris,
+    body.grant_types,
   );
   await store.setClient(issuer, registration);
   return registration;

@@ -34,6 +34,11 @@ export interface TokenSet {
   resource: string;
   /** The `client_id` they were issued to (a refresh must use the same client). */
   clientId?: string;
+  /**
+   * The account they name (`sub` of the ID token or of a JWT access token), when known.
+   * Not a credential: `whoami` shows it.
+   */
+  subject?: string;
 }
 
 /** The key of a {@linkcode TokenSet}. */
@@ -44,6 +49,8 @@ export interface TokenKey {
   issuer: string;
   /** The resource identifier (the MCP server). */
   resource: string;
+  /** The account profile (`"work"`); absent for the default one. */
+  profile?: string;
 }
 
 /** A client registration (dynamic, or pre-registered and bound), kept per issuer. */
@@ -60,6 +67,8 @@ export interface ClientRegistration {
   tokenEndpointAuthMethod?: string;
   /** The registered redirect URIs. */
   redirectUris: string[];
+  /** The registered grant types, when known (the device flow needs its own). */
+  grantTypes?: string[];
 }
 
 /** An authorization the client started and waits to complete (by `state`). */
@@ -141,7 +150,8 @@ export interface MemoryTokenStoreOptions {
 
 /** A stable string for a {@linkcode TokenKey}. */
 export function tokenKeyString(key: TokenKey): string {
-  return JSON.stringify([key.principal, key.issuer, key.resource]);
+  const parts = [key.principal, key.issuer, key.resource];
+  return JSON.stringify(key.profile === undefined ? parts : [...parts, key.profile]);
 }
 
 /**
@@ -203,4 +213,24 @@ export function memoryTokenStore(options: MemoryTokenStoreOptions = {}): TokenSt
       pending.delete(state);
     },
   };
+}
+
+/**
+ * The key part a profile adds to a store's token key: none for the default profile (so
+ * keys written before profiles still read), else `["profile", name]`.
+ *
+ * @param key The token key.
+ * @returns The parts to append.
+ *
+ * @example
+ * ```ts
+ * import { profilePart } from "./store.ts";
+ *
+ * const key = { principal: "default", issuer: "https://as.example.com", resource: "https://mcp.example.com/mcp" };
+ * if (profilePart(key).length !== 0) throw new Error();
+ * if (profilePart({ ...key, profile: "work" }).join() !== "profile,work") throw new Error();
+ * ```
+ */
+export function profilePart(key: TokenKey): string[] {
+  return key.profile === undefined ? [] : ["profile", key.profile];
 }

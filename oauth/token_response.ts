@@ -9,9 +9,15 @@ import * as oauth from "oauth4webapi";
 import type { TokenSet } from "./store.ts";
 import type { TokenContext } from "./token.ts";
 import { fromOAuthError } from "./_o4w.ts";
+import { jwtSubject } from "./identity.ts";
 
 /** Which grant a token response answers (it decides the checks oauth4webapi applies). */
-export type GrantKind = "authorization_code" | "refresh_token" | "client_credentials" | "other";
+export type GrantKind =
+  | "authorization_code"
+  | "refresh_token"
+  | "client_credentials"
+  | "device_code"
+  | "other";
 
 /**
  * Checks a token endpoint response and turns it into a {@linkcode TokenSet}.
@@ -63,6 +69,9 @@ export async function processTokenResponse(
       case "client_credentials":
         result = await oauth.processClientCredentialsResponse(ctx.metadata, client, response);
         break;
+      case "device_code":
+        result = await oauth.processDeviceCodeResponse(ctx.metadata, client, response);
+        break;
       default:
         result = await oauth.processGenericTokenEndpointResponse(ctx.metadata, client, response);
     }
@@ -83,6 +92,15 @@ export async function processTokenResponse(
   }
   const scope = result.scope ?? options.scope ?? options.previous?.scope;
   if (scope !== undefined && scope !== "") tokens.scope = scope;
+  // Whom they name: the ID token's subject, else a JWT access token's (never a secret).
+  let subject: string | undefined;
+  try {
+    subject = oauth.getValidatedIdTokenClaims(result)?.sub;
+  } catch {
+    subject = undefined;
+  }
+  subject ??= jwtSubject(result.access_token) ?? options.previous?.subject;
+  if (subject !== undefined) tokens.subject = subject;
   return tokens;
 }
 

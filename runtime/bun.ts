@@ -142,3 +142,8 @@ export function bunWriteStderr(chunk: Uint8Array): void {
     // Nowhere to report it.
   }
 }
+
+/** The operating system Bun runs on (`"linux"`, `"darwin"`, `"win32"`). */
+export function bunPlatform(): string {
+  return nodeProcess().platform;
+}

@@ -123,3 +123,9 @@ export function denoWriteStderr(chunk: Uint8Array): void {
     // Nowhere to report it.
   }
 }
+
+/** The operating system Deno runs on, as Node names it (`"linux"`, `"darwin"`, `"win32"`). */
+export function denoPlatform(): string {
+  const os = deno().build.os;
+  return os === "windows" ? "win32" : os;
+}

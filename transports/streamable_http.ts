@@ -20,6 +20,7 @@ import {
   tokenObserversOf,
 } from "../protocol/token_events.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
+import type { AuthStatus } from "../oauth/auth_status.ts";
 import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
 import type { LinkConfig } from "./_http_link.ts";
 import { recordingFetch } from "../oauth/recording_fetch.ts";
@@ -156,6 +157,20 @@ export interface StreamableHttpTransport extends Transport {
    *   reason the response was refused (`iss_mismatch`, `state_mismatch`, `unknown_state`, …).
    */
   handleCallback(callback: string | URL): Promise<void>;
+  /**
+   * Where a user's login stands: `"none"` without credentials or before OAuth tokens,
+   * `"ok"`, `"pending"` (with the URL or device code to act on), `"needs_reauth"`.
+   */
+  authStatus(): AuthStatus;
+  /**
+   * OAuth forms: starts a new login (see `OAuthMiddleware.login`); this is how a client
+   * leaves `needs_reauth`.
+   *
+   * @throws {McpError} kind `auth`, reason `oauth_not_configured`, for the other forms.
+   */
+  login(options?: { signal?: AbortSignal }): Promise<void>;
+  /** The OAuth profile the credentials belong to, when one is named. */
+  readonly profile: string | undefined;
 }
 
 /**
@@ -254,6 +269,20 @@ export function streamableHttp(
     },
     get credentialId(): string | undefined {
       return credentialId;
+    },
+    get profile(): string | undefined {
+      return current.oauth?.profile;
+    },
+    authStatus(): AuthStatus {
+      if (current.oauth !== undefined) return current.oauth.authStatus();
+      return { state: auth === undefined ? "none" : "ok" };
+    },
+    login(loginOptions?: { signal?: AbortSignal }): Promise<void> {
+      try {
+        return oauthOf(current).login(loginOptions);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     get authTimeout(): number | undefined {
       return typeof auth === "object" && auth !== null && "oauth" in auth

@@ -128,16 +128,31 @@ test("oauth: expired tokens are refreshed before sending, once for 10 concurrent
   );
 });
 
-test("oauth: a refused refresh falls back to a new authorization", async () => {
+test("oauth: a refused refresh is needs_reauth at once, never a silent login; login() starts one", async () => {
   await using as = await startOAuthFixture();
   const o = options();
-  const f = withOAuth(o)(plainFetch);
+  const oauth = withOAuth(o);
+  const f = oauth(plainFetch);
+  assertEquals(oauth.authStatus().state, "none");
   assertEquals((await f(as.url, rpc("tools/list"))).status, 200);
+  assertEquals(oauth.authStatus().state, "ok");
   as.revokeAccessTokens();
   as.revokeRefreshTokens();
-  assertEquals((await f(as.url, rpc("tools/list", 2))).status, 200);
+  assertEquals(await reason(f(as.url, rpc("tools/list", 2))), "needs_reauth");
+  assertEquals(oauth.authStatus().state, "needs_reauth");
+  assertEquals(as.count("/authorize"), 1, "no login started by the refresh");
+  // Requests now fail at once: nothing reaches either server.
+  const before = as.requests.length;
+  for (let i = 0; i < 5; i++) {
+    assertEquals(await reason(f(as.url, rpc("ping", 3 + i))), "needs_reauth");
+  }
+  assertEquals(as.requests.length, before, "no request was sent while needs_reauth");
+  assertEquals(as.count("/token", (r) => r.params.grant_type === "refresh_token"), 1);
+  await oauth.login();
+  assertEquals(oauth.authStatus().state, "ok");
   assertEquals(as.count("/authorize"), 2);
   assertEquals(o.urls.length, 2);
+  assertEquals((await f(as.url, rpc("tools/list", 9))).status, 200);
 });
 
 test("oauth: step-up on 403 insufficient_scope asks for the union of scopes", async () => {

@@ -76,6 +76,20 @@ for (const [name, make] of STORES) {
     assertEquals(await store.getTokens(KEY), undefined);
   });
 
+  test(`store (${name}): tokens per profile; the default profile keeps its old key`, async () => {
+    const store = make(Date.now);
+    await store.setTokens(KEY, TOKENS);
+    await store.setTokens({ ...KEY, profile: "work" }, { ...TOKENS, accessToken: "at-work" });
+    await store.setTokens({ ...KEY, profile: "personal" }, { ...TOKENS, accessToken: "at-home" });
+    assertEquals((await store.getTokens(KEY))?.accessToken, "at");
+    assertEquals((await store.getTokens({ ...KEY, profile: "work" }))?.accessToken, "at-work");
+    assertEquals((await store.getTokens({ ...KEY, profile: "personal" }))?.accessToken, "at-home");
+    await store.deleteTokens({ ...KEY, profile: "work" });
+    assertEquals(await store.getTokens({ ...KEY, profile: "work" }), undefined);
+    assertEquals((await store.getTokens(KEY))?.accessToken, "at", "other profiles stay");
+    assertEquals((await store.getTokens({ ...KEY, profile: "personal" }))?.accessToken, "at-home");
+  });
+
   test(`store (${name}): clients per issuer`, async () => {
     const store = make(Date.now);
     const client = {

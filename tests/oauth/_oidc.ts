@@ -1,0 +1,223 @@
+// The real authorization server setup the device flow and profile tests share:
+// oidc-provider (Node, 127.0.0.1) with its device flow enabled, in front of a protected MCP
+// resource (Hono on 127.0.0.1) that verifies the JWT access tokens, records which account
+// (`sub`) each token and each MCP session belongs to, and forwards to the HTTP fixture. A
+// `resources/read` of `test://resource1` is answered with the caller's account, marked
+// private, so a cached result that crossed accounts would show.
+//
+// `approveDevice` plays the user: headless Chromium on the provider's own verification page.
+
+import { createRemoteJWKSet, jwtVerify } from "jose";
+import { Hono } from "hono";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import process from "node:process";
+import { type ChildProcess, spawnProcess } from "../../runtime/spawn.ts";
+import { serve } from "../../runtime/serve.ts";
+import { startHttpFixture } from "../fixtures/http_server.ts";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const HAVE_BROWSER = existsSync(CHROMIUM);
+/** Without Chromium these tests are skipped, except under CI=true, where they fail. */
+export const NO_BROWSER = !HAVE_BROWSER && process.env.CI !== "true";
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** What the authorization server and the resource saw. */
+export interface OidcSetup extends AsyncDisposable {
+  issuer: string;
+  resource: string;
+  /** The authorization server's events (`grant`, `grant_error`, `registration`, …). */
+  events: Record<string, unknown>[];
+  count(event: string, field?: string, value?: string): number;
+  /** Per MCP session id (or modern client name), the accounts that used it. */
+  sessions: Map<string, Set<string>>;
+  /** The account of every request that reached the MCP resource with a valid token. */
+  subjects: string[];
+  /** `resources/read` requests that reached the upstream server, by account. */
+  reads: string[];
+  /** Revokes a token at the authorization server (RFC 7009). */
+  revoke(token: string, clientId: string): Promise<void>;
+}
+
+function jsonLines(child: ChildProcess, events: Record<string, unknown>[]) {
+  let first!: (value: Record<string, unknown>) => void;
+  const firstLine = new Promise<Record<string, unknown>>((resolve) => first = resolve);
+  (async () => {
+    let buffer = "";
+    let started = false;
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stdout) {
+      buffer += decoder.decode(chunk, { stream: true });
+      for (let i = buffer.indexOf("\n"); i >= 0; i = buffer.indexOf("\n")) {
+        const line = buffer.slice(0, i).trim();
+        buffer = buffer.slice(i + 1);
+        if (!line.startsWith("{")) continue;
+        const event = JSON.parse(line);
+        if (started) events.push(event);
+        else {
+          started = true;
+          first(event);
+        }
+      }
+    }
+  })().catch(() => {});
+  return firstLine;
+}
+
+/**
+ * Starts the resource and the authorization server.
+ *
+ * @param ttl Access token lifetime (s).
+ * @param deviceTtl Device code lifetime (s).
+ */
+export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
+  const upstream = await startHttpFixture();
+  let issuer = "";
+  let resource = "";
+  const keys: { jwks?: ReturnType<typeof createRemoteJWKSet> } = {};
+  const sessions = new Map<string, Set<string>>();
+  const subjects: string[] = [];
+  const reads: string[] = [];
+  const app = new Hono();
+  app.get(
+    "/.well-known/oauth-protected-resource/mcp",
+    (c) => c.json({ resource, authorization_servers: [issuer], scopes_supported: ["mcp:tools"] }),
+  );
+  app.all("/mcp", async (c) => {
+    const header = c.req.header("authorization") ?? "";
+    const challenge = {
+      "www-authenticate": `Bearer resource_metadata="${
+        new URL(c.req.url).origin
+      }/.well-known/oauth-protected-resource/mcp"`,
+    };
+    if (!header.startsWith("Bearer ")) return c.json({ error: "invalid_token" }, 401, challenge);
+    let sub: string;
+    try {
+      const { payload } = await jwtVerify(header.slice(7), keys.jwks!, {
+        issuer,
+        audience: resource,
+      });
+      sub = String(payload.sub);
+    } catch {
+      return c.json({ error: "invalid_token" }, 401, challenge);
+    }
+    subjects.push(sub);
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete("authorization");
+    headers.delete("host");
+    const body = c.req.method === "POST" ? await c.req.text() : undefined;
+    let message: { method?: string; params?: { _meta?: Record<string, unknown> } } | undefined;
+    try {
+      message = body ? JSON.parse(body) : undefined;
+    } catch {
+      message = undefined;
+    }
+    // A connection: an MCP session (legacy), else the client's name in the modern `_meta`
+    // (the profile test names each process's client uniquely).
+    const note = (id: unknown) => {
+      if (typeof id === "string" && id !== "") {
+        (sessions.get(id) ?? sessions.set(id, new Set()).get(id)!).add(sub);
+      }
+    };
+    note(c.req.header("mcp-session-id"));
+    const info = message?.params?._meta?.["io.modelcontextprotocol/clientInfo"];
+    note((info as { name?: unknown } | undefined)?.name);
+    const response = await fetch(upstream.url, { method: c.req.method, headers, body });
+    note(response.headers.get("mcp-session-id"));
+    if (
+      message?.method !== "resources/read" ||
+      !response.headers.get("content-type")?.includes("json")
+    ) {
+      return response;
+    }
+    reads.push(sub);
+    const answer = await response.json() as {
+      result?: { contents?: { text?: string }[]; ttlMs?: number; cacheScope?: string };
+    };
+    if (answer.result?.contents?.[0]) {
+      answer.result.contents[0].text = `the account of ${sub}`;
+      answer.result.ttlMs = 600_000;
+      answer.result.cacheScope = "private";
+    }
+    const out = new Headers(response.headers);
+    out.delete("content-length");
+    return new Response(JSON.stringify(answer), { status: response.status, headers: out });
+  });
+  const rs = await serve(app.fetch);
+  resource = `${rs.url.origin}/mcp`;
+  const as = spawnProcess({
+    command: "node",
+    args: [join(ROOT, "tests/fixtures/oidc_server.mjs"), resource, String(ttl), String(deviceTtl)],
+    cwd: ROOT,
+  });
+  const asErrors = new Response(as.stderr).text();
+  const events: Record<string, unknown>[] = [];
+  const started = await Promise.race([
+    jsonLines(as, events),
+    as.exited.then(async (status) => {
+      throw new Error(`oidc-provider exited (${JSON.stringify(status)}): ${await asErrors}`);
+    }),
+  ]);
+  issuer = String(started.issuer);
+  keys.jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
+  return {
+    issuer,
+    resource,
+    events,
+    sessions,
+    subjects,
+    reads,
+    count: (event, field, value) =>
+      events.filter((e) => e.event === event && (field === undefined || e[field] === value))
+        .length,
+    async revoke(token, clientId) {
+      const response = await fetch(`${issuer}/token/revocation`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token, client_id: clientId }),
+      });
+      await response.body?.cancel();
+      if (!response.ok) throw new Error(`revocation failed: HTTP ${response.status}`);
+    },
+    async [Symbol.asyncDispose]() {
+      await as.stdin.close().catch(() => {});
+      as.kill();
+      await as.exited;
+      await asErrors.catch(() => "");
+      await rs.close();
+      await upstream[Symbol.asyncDispose]();
+    },
+  };
+}
+
+/**
+ * The user approves (or aborts) a device login in Chromium, on the provider's own pages.
+ *
+ * @param url The verification page (`verificationUriComplete`), or `<verificationUri>#<code>`.
+ * @param login The account to sign in as.
+ */
+export async function approveDevice(
+  url: string,
+  login: string,
+  options: { abort?: boolean } = {},
+): Promise<{ pages: string[]; title: string }> {
+  const browser = spawnProcess({
+    command: "node",
+    args: [
+      join(ROOT, "tests/fixtures/device_browser.mjs"),
+      url,
+      login,
+      CHROMIUM,
+      ...(options.abort ? ["--abort"] : []),
+    ],
+    cwd: ROOT,
+  });
+  await browser.stdin.close().catch(() => {});
+  const [out, err, status] = await Promise.all([
+    new Response(browser.stdout).text(),
+    new Response(browser.stderr).text(),
+    browser.exited,
+  ]);
+  if (status.code !== 0) throw new Error(`the browser failed: ${err.slice(-2000)}`);
+  return JSON.parse(out.trim().split("\n").at(-1)!);
+}
