@@ -95,6 +95,8 @@ for (const bench of benches) {
         "run",
         ...DENO_FLAGS,
         ...(bench === "cache" || bench === "hubscale" || bench === "spill" ? CACHE_FLAGS : []),
+        // The start-up bench bundles into, and records loads from, temporary folders.
+        ...(bench === "startup" ? ["--allow-write"] : []),
         script,
         ...args,
       ]]
