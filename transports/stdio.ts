@@ -5,6 +5,7 @@
  * @module
  */
 
+import { dependencyMissing } from "../protocol/dependency_error.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { holdSecrets } from "../protocol/secrets.ts";
@@ -313,11 +314,7 @@ export function stdio(options: StdioOptions): StdioTransport {
         }
         return start(sink, plan.spawn!);
       }, (error) => {
-        throw new McpError("Cannot load the sandbox", {
-          kind: "transport",
-          reason: "spawn_failed",
-          cause: error,
-        });
+        throw dependencyMissing("the sandbox's launcher", `start "${settings.command}"`, error);
       });
     },
     stderrTail(): string {

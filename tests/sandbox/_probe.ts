@@ -91,12 +91,13 @@ export async function sandboxed(
   w: World,
   sandbox: SandboxOptions,
   warnings: string[] = [],
+  env?: Record<string, string>,
 ): Promise<McpClient> {
   // `node` with a Node flag is not a command Deno runs as it is: it goes to bubblewrap.
   const target = how === "deno"
     ? { command: DENO, args: ["run", w.server] }
     : { command: "node", args: ["--no-warnings", w.server] };
-  return await connect({ ...target, cwd: w.project, sandbox }, {
+  return await connect({ ...target, cwd: w.project, sandbox, ...env ? { env } : {} }, {
     onWarning: (message) => warnings.push(message),
     readyTimeout: 15_000,
     reconnect: false,

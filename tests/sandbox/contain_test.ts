@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
-import { bwrapState, probeAll, sandboxed, SECRET, world } from "./_probe.ts";
+import process from "node:process";
+import { bwrapState, probe, probeAll, sandboxed, SECRET, world } from "./_probe.ts";
 
 const linux = (globalThis as { process?: { platform?: string } }).process?.platform === "linux";
 const bwrap = bwrapState();
@@ -94,4 +95,41 @@ for (const how of ["deno", "bwrap"] as const) {
       await w.close();
     }
   }, { ignore: skip, timeout: 30_000 });
+
+  test(
+    `sandbox, ${name}: the server sees the env given to it and the names in sandbox.env, nothing else${reason}`,
+    async () => {
+      const w = await world();
+      process.env.SANDBOX_TEST_NAMED = "named-value";
+      process.env.SANDBOX_TEST_TOKEN = "parent-secret";
+      try {
+        const target = await sandboxed(
+          how,
+          w,
+          {
+            read: [w.project],
+            env: ["SANDBOX_TEST_NAMED"],
+          },
+          [],
+          { GIVEN: "given-value" },
+        );
+        await using client = target;
+        const seen = async (name: string) => await probe(client, "env", { name });
+        assertEquals(await seen("GIVEN"), "ok: given-value");
+        assertEquals(await seen("SANDBOX_TEST_NAMED"), "ok: named-value");
+        // Deno refuses to read it; bubblewrap never passed it.
+        assertEquals(
+          await seen("SANDBOX_TEST_TOKEN"),
+          how === "deno" ? "refused: NotCapable" : "refused: unset",
+        );
+        // bubblewrap gives a private HOME; Deno refuses the real one.
+        assertEquals(await seen("HOME"), how === "deno" ? "refused: NotCapable" : "ok: /tmp");
+      } finally {
+        delete process.env.SANDBOX_TEST_NAMED;
+        delete process.env.SANDBOX_TEST_TOKEN;
+        await w.close();
+      }
+    },
+    { ignore: skip, timeout: 30_000 },
+  );
 }
