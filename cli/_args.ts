@@ -7,6 +7,8 @@
  * @module
  */
 
+import { didYouMean } from "./_suggest.ts";
+
 /** The flags every command takes, and those of `call` and `login`. */
 export interface Flags {
   /** Machine-readable output. */
@@ -31,6 +33,10 @@ export interface Flags {
   task: boolean;
   /** Do not try to open a browser (`login`). */
   noBrowser: boolean;
+  /** Where `read` saves the resource's contents. */
+  out?: string;
+  /** `servers` lists the config's entries without connecting (`--config <file>` alone). */
+  list?: boolean;
 }
 
 /** A parsed command line. */
@@ -52,8 +58,19 @@ const VALUE_FLAGS = new Set([
   "--config",
   "--server",
   "--args",
+  "--out",
 ]);
 const SHORT: Record<string, string> = { "-h": "--help", "-H": "--header", "-s": "--server" };
+/** Every flag, for suggestions. */
+const FLAGS = [
+  "--json",
+  "--verbose",
+  "--help",
+  "--task",
+  "--no-browser",
+  ...VALUE_FLAGS,
+  "--out",
+];
 
 /** Whether `word` is an `http:` or `https:` URL. */
 export function isUrl(word: string): boolean {
@@ -165,7 +182,10 @@ function setFlag(flags: Flags, name: string, value: string | undefined): void {
     case "--args":
       flags.args = value;
       return;
+    case "--out":
+      flags.out = value;
+      return;
     default:
-      throw new TypeError(`unknown flag ${name}`);
+      throw new TypeError(`unknown flag ${name}${didYouMean(name, FLAGS)}`);
   }
 }

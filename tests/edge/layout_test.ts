@@ -105,8 +105,9 @@ const LAYERS: Record<string, readonly string[]> = {
   // the notifications fan-out, and runtime/ for reading config files and the environment.
   hub: ["protocol", "clock", "runtime", "transports", "client", "client/changes", "governance"],
   // The command-line inspector: only the public entries (".": mod.ts; oauth/mod.ts and
-  // testing/mod.ts), and the clock for its progress line.
-  cli: [".", "clock", "oauth", "testing"],
+  // testing/mod.ts), the clock for its progress line, and protocol/'s nearest-name rule
+  // for its suggestions.
+  cli: [".", "clock", "oauth", "testing", "protocol"],
 };
 
 /** The only folder that may name the `Deno` or `Bun` globals. */
