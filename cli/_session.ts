@@ -178,7 +178,8 @@ export async function openClient(
   options: OpenOptions = {},
 ): Promise<OpenClient> {
   const spec = await serverSpec(parsed, term);
-  const stop = startConnecting(term, spec.label);
+  // Not while a login waits for the browser: that says what it waits for itself.
+  const stop = options.login ? () => {} : startConnecting(term, spec.label);
   try {
     return await connectSpec(spec, parsed, term, options);
   } finally {

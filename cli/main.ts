@@ -160,8 +160,8 @@ export async function main(argv: readonly string[], term: Terminal): Promise<num
     return await command.run(ctx);
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") {
-      term.err("Cancelled.\n");
-      return EXIT.interrupted;
+      const code = EXIT.interrupted;
+      return fail({ text: "Cancelled.\n", code, json: { message: "Cancelled.", exitCode: code } });
     }
     return fail(describeFailure(error, {
       server,

@@ -147,7 +147,7 @@ test("cli: usage errors, help for every command, a command that cannot start", a
     assertStringIncludes(help.stdout, line);
   }
   const names = [...help.stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]);
-  assertEquals(names.slice(0, 12), [
+  assertEquals(names.slice(0, 13), [
     "tools",
     "prompts",
     "resources",
@@ -160,8 +160,9 @@ test("cli: usage errors, help for every command, a command that cannot start", a
     "login",
     "logout",
     "watch",
+    "servers",
   ]);
-  for (const name of names.slice(0, 12)) {
+  for (const name of names.slice(0, 13)) {
     let out = "";
     const code = await main([name, "--help"], { ...QUIET, out: (text) => void (out += text) });
     assertEquals(code, 0, name);
