@@ -33,7 +33,10 @@ test("cli stdio: Ctrl-C while connecting exits 130 and stops the server it start
     const started = new Promise<void>((resolve) => {
       const poll = setInterval(() => {
         if (!existsSync(pidFile)) return;
-        pid = Number(readFileSync(pidFile, "utf8"));
+        // The file may be there before its text is (a busy machine): wait for the pid.
+        const text = readFileSync(pidFile, "utf8");
+        if (text === "") return;
+        pid = Number(text);
         clearInterval(poll);
         resolve();
       }, 20);
