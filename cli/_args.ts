@@ -7,6 +7,8 @@
  * @module
  */
 
+import { didYouMean } from "./_suggest.ts";
+
 /** The flags every command takes, and those of `call` and `login`. */
 export interface Flags {
   /** Machine-readable output. */
@@ -45,6 +47,10 @@ export interface Flags {
   device: boolean;
   /** The OAuth account profile (`login`, `whoami`, `logout` and the server commands). */
   profile?: string;
+  /** Where `read` saves the resource's contents. */
+  out?: string;
+  /** `servers` lists the config's entries without connecting (`--config <file>` alone). */
+  list?: boolean;
 }
 
 /** A parsed command line. */
@@ -72,8 +78,19 @@ const VALUE_FLAGS = new Set([
   "--grep",
   "--json-path",
   "--profile",
+  "--out",
 ]);
 const SHORT: Record<string, string> = { "-h": "--help", "-H": "--header", "-s": "--server" };
+/** Every flag, for suggestions. */
+const FLAGS = [
+  "--json",
+  "--verbose",
+  "--help",
+  "--task",
+  "--no-browser",
+  "--device",
+  ...VALUE_FLAGS,
+];
 
 /** Whether `word` is an `http:` or `https:` URL. */
 export function isUrl(word: string): boolean {
@@ -218,7 +235,10 @@ function setFlag(flags: Flags, name: string, value: string | undefined): void {
     case "--json-path":
       flags.jsonPath = value;
       return;
+    case "--out":
+      flags.out = value;
+      return;
     default:
-      throw new TypeError(`unknown flag ${name}`);
+      throw new TypeError(`unknown flag ${name}${didYouMean(name, FLAGS)}`);
   }
 }

@@ -52,6 +52,11 @@ export interface Command {
   words?: boolean;
   /** Runs it; resolves with the exit code. */
   run(ctx: CommandContext): Promise<number>;
+  /**
+   * Whether `--help` on this line is the command's own to answer (`call <tool> --help`
+   * shows the tool's parameters); otherwise `help` is printed.
+   */
+  ownHelp?(parsed: ParsedArgs): boolean;
 }
 
 /** Writes `value` as JSON to standard output, C1 controls and bidi overrides escaped. */

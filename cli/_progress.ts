@@ -133,3 +133,57 @@ export function startProgress(
     },
   };
 }
+
+/**
+ * The line shown on a terminal while a server starts: `connecting to <label> (3 s)`, drawn
+ * after the first second (a quick connect leaves no trace), redrawn each second, erased by
+ * `stop`. Nothing is drawn unless `term.tty`.
+ *
+ * @param term The terminal.
+ * @param label The server (its command, URL or config name; sanitised here).
+ * @param now The clock.
+ * @returns A function that stops and erases the line.
+ */
+export function startConnecting(
+  term: Terminal,
+  label: string,
+  now: () => number = Date.now,
+): () => void {
+  if (!term.tty) return () => {};
+  const started = now();
+  let timer: Timer | undefined;
+  let stopped = false;
+  let drawn = false;
+  const tick = () => {
+    if (stopped) return;
+    drawn = true;
+    term.err(`\r\x1b[2K${renderConnecting(label, now() - started, term.columns)}`);
+    timer = startTimer(tick, 1_000);
+  };
+  timer = startTimer(tick, 1_000);
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    timer?.clear();
+    if (drawn) term.err("\r\x1b[2K");
+  };
+}
+
+/**
+ * The connecting line (no newline), at most `columns - 1` characters: the label is cut,
+ * the time kept.
+ *
+ * @example
+ * ```ts
+ * import { renderConnecting } from "./_progress.ts";
+ *
+ * if (renderConnecting("npx server", 3_400, 80) !== "connecting to npx server (3 s)") throw new Error();
+ * ```
+ */
+export function renderConnecting(label: string, elapsedMs: number, columns: number): string {
+  const time = ` (${Math.floor(Math.max(0, elapsedMs) / 1000)} s)`;
+  const room = Math.max(10, columns - 1) - "connecting to ".length - time.length;
+  const name = clean(label);
+  const cut = name.length > room ? name.slice(0, Math.max(1, room - 1)) + "…" : name;
+  return `connecting to ${cut}${time}`;
+}

@@ -23,6 +23,8 @@ import { loopbackCallback } from "../oauth/mod.ts";
 import { isUrl, type ParsedArgs } from "./_args.ts";
 import { loadServers, type ServerEntry } from "./_config.ts";
 import { clean } from "./_format.ts";
+import { startConnecting } from "./_progress.ts";
+import { didYouMean } from "./_suggest.ts";
 import type { Terminal } from "./terminal.ts";
 import { configDir, tokenFile } from "./_token_file.ts";
 import { tapped } from "./_wire_tap.ts";
@@ -100,6 +102,15 @@ async function namedServer(parsed: ParsedArgs, term: Terminal): Promise<ServerSp
   }
   const server = parsed.flags.server;
   if (server === undefined) {
+    if (parsed.flags.config !== undefined) {
+      // The file is named but not the server: say which it has.
+      const config = await loadServers(parsed.flags.config, process.cwd(), term.env);
+      const names = Object.keys(config?.servers ?? {}).join(", ") || "none";
+      throw new TypeError(
+        `no server: name one of ${config?.path ?? parsed.flags.config}'s (${names}) with ` +
+          `--server <name>, or check them all with conduit-mcp servers`,
+      );
+    }
     throw new TypeError("no server: give a URL, --server <name>, or -- <command> [args…]");
   }
   if (isUrl(server)) return { label: server, url: toUrl(server), headers };
@@ -109,10 +120,18 @@ async function namedServer(parsed: ParsedArgs, term: Terminal): Promise<ServerSp
   }
   const entry = config.servers[server];
   if (entry === undefined) {
-    const names = Object.keys(config.servers).join(", ") || "none";
-    throw new TypeError(`${config.path} has no server ${server} (it has: ${names})`);
+    const known = Object.keys(config.servers);
+    const names = known.join(", ") || "none";
+    throw new TypeError(
+      `${config.path} has no server ${server}${didYouMean(server, known)} (it has: ${names})`,
+    );
   }
-  return fromEntry(server, entry, headers);
+  return entryServerSpec(server, entry, parsed);
+}
+
+/** The server of config entry `name`, with the `--header` flags over its own headers. */
+export function entryServerSpec(name: string, entry: ServerEntry, parsed: ParsedArgs): ServerSpec {
+  return fromEntry(name, entry, headerRecord(parsed.flags.headers));
 }
 
 /** How a command wants the client. */
@@ -181,6 +200,34 @@ export async function openClient(
   options: OpenOptions = {},
 ): Promise<OpenClient> {
   const spec = await serverSpec(parsed, term);
+  // Not while a login waits for the browser: that says what it waits for itself.
+  const stop = options.login ? () => {} : startConnecting(term, spec.label);
+  try {
+    return await connectSpec(spec, parsed, term, options);
+  } finally {
+    stop();
+  }
+}
+
+/** Options of {@linkcode connectSpec} beyond {@linkcode OpenOptions}. */
+export interface ConnectOptions extends OpenOptions {
+  /** Where the client's warnings go (default: a `warning:` line on standard error). */
+  onWarning?: (message: string) => void;
+  /** Print neither the wire nor the server's stderr, even with `--verbose` (many at once). */
+  quiet?: boolean;
+}
+
+/**
+ * Connects to `spec` with the command line's flags, and waits until it is ready.
+ *
+ * @returns The ready client, the server it reached, and its `close`.
+ */
+export async function connectSpec(
+  spec: ServerSpec,
+  parsed: ParsedArgs,
+  term: Terminal,
+  options: ConnectOptions = {},
+): Promise<OpenClient> {
   const { flags } = parsed;
   let transport: Transport;
   if (spec.url !== undefined) {
@@ -209,9 +256,14 @@ export async function openClient(
     });
   } else {
     const command = spec.command!;
-    transport = stdio({ ...command, stderr: flags.verbose ? stderrLines(term) : "buffer" });
+    transport = stdio({
+      ...command,
+      stderr: flags.verbose && !options.quiet ? stderrLines(term) : "buffer",
+    });
   }
-  if (flags.verbose) transport = tapped(transport, term, Object.values(spec.headers));
+  if (flags.verbose && !options.quiet) {
+    transport = tapped(transport, term, Object.values(spec.headers));
+  }
   const timeout = flags.timeout ?? 60_000;
   const client = createClient({
     transport,
@@ -224,7 +276,9 @@ export async function openClient(
     // The client's warnings (a tool left out, a stale listing…): one line each, over the
     // progress line on a terminal.
     onWarning: (message) => {
-      if (!closing) term.err(`${term.tty ? "\r\x1b[2K" : ""}warning: ${clean(message)}\n`);
+      if (closing) return;
+      if (options.onWarning) options.onWarning(message);
+      else term.err(`${term.tty ? "\r\x1b[2K" : ""}warning: ${clean(message)}\n`);
     },
   });
   let closing = false;

@@ -203,3 +203,80 @@ export function checkToolArgs(args: Record<string, unknown>, schema: unknown): s
   }
   return problems;
 }
+
+/** One parameter of a tool, as its input schema declares it. */
+export interface Parameter {
+  /** Its name. */
+  name: string;
+  /** Its type for people: `number`, `string`, `one of "a", "b"`, `number or string`… */
+  type: string;
+  /** Whether the schema requires it. */
+  required: boolean;
+  /** Its description (or title), if any. */
+  description: string;
+}
+
+/**
+ * The top-level parameters a schema declares, in its order.
+ *
+ * @example
+ * ```ts
+ * import { parameters } from "./_tool_args.ts";
+ *
+ * const schema = { type: "object", properties: { a: { type: "number", description: "First" } }, required: ["a"] };
+ * const [a] = parameters(schema);
+ * if (a.name !== "a" || a.type !== "number" || !a.required || a.description !== "First") throw new Error();
+ * ```
+ */
+export function parameters(schema: unknown): Parameter[] {
+  const root = asSchema(schema);
+  const properties = asSchema(root?.properties) ?? {};
+  const required = new Set(Array.isArray(root?.required) ? root.required : []);
+  return Object.entries(properties).map(([name, value]) => {
+    const property = asSchema(value);
+    const types = [...new Set(typesOf(property))];
+    let type = types.join(" or ") || "any";
+    if (Array.isArray(property?.enum)) {
+      type = `one of ${property.enum.map((v) => JSON.stringify(v)).join(", ")}`;
+    }
+    if (property?.default !== undefined) type += ` (default ${JSON.stringify(property.default)})`;
+    const text = property?.description ?? property?.title;
+    return {
+      name,
+      type,
+      required: required.has(name),
+      description: typeof text === "string" ? text.split("\n")[0].trim() : "",
+    };
+  });
+}
+
+/**
+ * The names of a schema's parameters in one cell: `a b` for required ones, `c?` for the
+ * others (as the `prompts` table shows prompt arguments); `-` when there are none.
+ *
+ * @example
+ * ```ts
+ * import { parameterNames } from "./_tool_args.ts";
+ *
+ * const schema = { properties: { a: {}, b: {} }, required: ["a"] };
+ * if (parameterNames(schema) !== "a b?") throw new Error();
+ * ```
+ */
+export function parameterNames(schema: unknown, max = 40): string {
+  const names = parameters(schema).map((p) => `${p.name}${p.required ? "" : "?"}`).join(" ");
+  if (names === "") return "-";
+  return names.length > max ? names.slice(0, max - 1) + "…" : names;
+}
+
+/**
+ * The keys of `args` the schema does not name (only when it lists its properties and does
+ * not refuse others itself: then `checkToolArgs` reports them as errors).
+ */
+export function unnamedArgs(args: Record<string, unknown>, schema: unknown): string[] {
+  const root = asSchema(schema);
+  const properties = asSchema(root?.properties);
+  if (root === undefined || properties === undefined || root.additionalProperties === false) {
+    return [];
+  }
+  return Object.keys(args).filter((key) => !(key in properties));
+}

@@ -14,7 +14,10 @@ import { LIST_COMMANDS } from "./commands/_lists.ts";
 import { LOGIN_COMMAND, LOGOUT_COMMAND, WHOAMI_COMMAND } from "./commands/_auth.ts";
 import { STATUS_COMMAND, WATCH_COMMAND } from "./commands/_status.ts";
 import { SEARCH_COMMAND } from "./commands/_search.ts";
-import { describeFailure } from "./_errors.ts";
+import { describeFailure, type Failure } from "./_errors.ts";
+import { escapeJsonText } from "./_format.ts";
+import { didYouMean } from "./_suggest.ts";
+import { SERVERS_COMMAND } from "./commands/_servers.ts";
 import { openClient } from "./_session.ts";
 import type { Terminal } from "./terminal.ts";
 
@@ -32,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   WHOAMI_COMMAND,
   WATCH_COMMAND,
   SEARCH_COMMAND,
+  SERVERS_COMMAND,
 ];
 
 /** The top-level `--help`. */
@@ -52,10 +56,11 @@ The server:
                             other arguments, such as tools or status, take the name alone)
   --config <path>           the config file (default: the nearest mcp.json, .mcp.json,
                             .vscode/mcp.json or .cursor/mcp.json, then the hosts' own files:
-                            Cursor's, Windsurf's, Claude Desktop's)
+                            Cursor's, Windsurf's, Claude Desktop's); alone, it lists the
+                            file's servers
 
 Flags:
-  --json                    output for scripts (JSON)
+  --json                    output for scripts (JSON; a failure is {"error": …} on stdout)
   --verbose, -v             print the wire on stderr (secrets redacted) and error causes
   --protocol <p>            auto (default), modern, legacy, or a version such as 2025-06-18
   --header, -H "Name: v"    an HTTP header (repeatable)
@@ -81,12 +86,24 @@ Exit codes:
  * @returns The exit code.
  */
 export async function main(argv: readonly string[], term: Terminal): Promise<number> {
+  // Before the line is read, `--json` anywhere before `--` asks for a JSON failure.
+  const end = argv.indexOf("--");
+  const json = (end < 0 ? argv : argv.slice(0, end)).includes("--json");
+  const fail = (failure: Failure) => {
+    if (json) term.out(escapeJsonText(JSON.stringify({ error: failure.json }, null, 2)) + "\n");
+    else term.err(failure.text);
+    return failure.code;
+  };
   let parsed: ParsedArgs;
   try {
     parsed = parseArgs(argv);
   } catch (error) {
-    term.err(describeFailure(error, { connected: false, verbose: false }).text);
-    return EXIT.usage;
+    return fail(describeFailure(error, { connected: false, verbose: false }));
+  }
+  if (parsed.command === undefined && parsed.flags.config !== undefined && !parsed.flags.help) {
+    // `--config <file>` alone: the file's servers.
+    parsed.command = "servers";
+    parsed.flags.list = true;
   }
   if (parsed.command === undefined || parsed.command === "help") {
     const named = COMMANDS.find((c) => c.name === parsed.words[0]);
@@ -97,10 +114,13 @@ export async function main(argv: readonly string[], term: Terminal): Promise<num
   }
   const command = COMMANDS.find((c) => c.name === parsed.command);
   if (command === undefined) {
-    term.err(`error: unknown command ${parsed.command} (see conduit-mcp --help)\n`);
-    return EXIT.usage;
+    const near = didYouMean(parsed.command, COMMANDS.map((c) => c.name));
+    return fail(describeFailure(new TypeError(`unknown command ${parsed.command}${near}`), {
+      connected: false,
+      verbose: false,
+    }));
   }
-  if (parsed.flags.help) {
+  if (parsed.flags.help && !command.ownHelp?.(parsed)) {
     term.out(command.help);
     return EXIT.ok;
   }
@@ -110,11 +130,13 @@ export async function main(argv: readonly string[], term: Terminal): Promise<num
       flags.server = words.shift();
     }
     if (words.length > 0) {
-      term.err(
-        `error: ${command.name} takes no arguments but the server: ${JSON.stringify(words[0])}` +
-          ` is one too many (see conduit-mcp ${command.name} --help)\n`,
-      );
-      return EXIT.usage;
+      return fail(describeFailure(
+        new TypeError(
+          `${command.name} takes no arguments but the server: ${JSON.stringify(words[0])}` +
+            ` is one too many`,
+        ),
+        { connected: false, verbose: false, command: command.name },
+      ));
     }
   }
   const controller = new AbortController();
@@ -142,18 +164,16 @@ export async function main(argv: readonly string[], term: Terminal): Promise<num
     return await command.run(ctx);
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") {
-      term.err("Cancelled.\n");
-      return EXIT.interrupted;
+      const code = EXIT.interrupted;
+      return fail({ text: "Cancelled.\n", code, json: { message: "Cancelled.", exitCode: code } });
     }
-    const failure = describeFailure(error, {
+    return fail(describeFailure(error, {
       server,
       connected,
       verbose: parsed.flags.verbose,
       command: command.name,
       authHeader: parsed.flags.headers.some((h) => /^authorization\s*:/i.test(h)),
-    });
-    term.err(failure.text);
-    return failure.code;
+    }));
   } finally {
     stopListening();
   }

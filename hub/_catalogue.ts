@@ -60,6 +60,9 @@ type ListKind = "tools" | "prompts" | "resources" | "templates";
  */
 export const MAX_ROUTES = 100_000;
 
+/** How many collisions a summary warning names. */
+const SHOWN_COLLISIONS = 3;
+
 /**
  * Creates the catalogue over the hub's servers.
  *
@@ -112,14 +115,30 @@ export function createCatalogue(
     return listings.filter((listing) => listing !== undefined);
   }
 
+  /** Collisions new since the last listing: one warning for them all, naming a few. */
   function collided(kind: "tool" | "prompt" | "resource", collisions: HubCollision[]) {
     found[kind] = collisions;
-    for (const c of collisions) {
+    const fresh = collisions.filter((c) => {
       const key = `${c.kind}\0${c.name}\0${c.server}`;
-      if (reported.has(key)) continue;
+      if (reported.has(key)) return false;
       reported.add(key);
-      const instead = c.resolvedAs === undefined ? "stays with the first" : `is "${c.resolvedAs}"`;
-      warn(`Two servers list ${c.kind} "${c.name}": server "${c.server}"'s ${instead}`);
+      return true;
+    });
+    const instead = (c: HubCollision) =>
+      c.resolvedAs === undefined ? "stays with the first" : `is "${c.resolvedAs}"`;
+    if (fresh.length === 1) {
+      const [c] = fresh;
+      warn(`Two servers list ${c.kind} "${c.name}": server "${c.server}"'s ${instead(c)}`);
+    } else if (fresh.length > 1) {
+      const named = fresh.slice(0, SHOWN_COLLISIONS)
+        .map((c) => `server "${c.server}"'s "${c.name}" ${instead(c)}`).join(", ");
+      const more = fresh.length > SHOWN_COLLISIONS
+        ? `, and ${fresh.length - SHOWN_COLLISIONS} more`
+        : "";
+      warn(
+        `${fresh.length} ${kind}s are listed by more than one server: ${named}${more} ` +
+          `(status().collisions lists them all)`,
+      );
     }
   }
 

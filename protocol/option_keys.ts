@@ -50,8 +50,23 @@ export function checkKeys<T>(value: T, known: Iterable<string>, where: string): 
   return value;
 }
 
-/** The known key `key` most likely misspells: same letters in another case, or 2 edits off. */
-function nearest(key: string, names: Set<string>): string | undefined {
+/**
+ * The known name `key` most likely misspells: the same letters in another case, or at most
+ * two edits off (fewer for a short key); `undefined` when none is that close.
+ *
+ * @param key What was given.
+ * @param names The names it may stand for.
+ * @returns The closest name, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { nearest } from "./option_keys.ts";
+ *
+ * if (nearest("tool", ["tools", "servers"]) !== "tools") throw new Error();
+ * if (nearest("frob", ["tools", "servers"]) !== undefined) throw new Error();
+ * ```
+ */
+export function nearest(key: string, names: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.min(2, Math.floor(key.length / 3));
   for (const name of names) {

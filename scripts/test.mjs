@@ -1,8 +1,9 @@
 // The whole gate: static checks, then the one suite under Deno and under Bun, then the
-// conformance suite. Fails on any failure and ends with "N passed, N failed".
-import { spawnSync } from "node:child_process";
+// conformance suite, each step's output shown as it runs. Fails on any failure and ends with
+// "N passed, N failed".
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runStreaming } from "./_stream.mjs";
 
 const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", DENO_NO_UPDATE_CHECK: "1" };
 const bin = (name) => join("node_modules", ".bin", name);
@@ -43,13 +44,12 @@ let passed = 0;
 let failed = 0;
 const failures = [];
 
-function run(label, command, args, { count } = {}) {
+async function run(label, command, args, { count } = {}) {
   const started = Date.now();
   process.stdout.write(`\n=== ${label}\n`);
-  const result = spawnSync(command, args, { env, encoding: "utf8", maxBuffer: 256 << 20 });
-  // deno-lint-ignore no-control-regex
-  const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.replace(/\x1b\[[0-9;]*m/g, "");
-  process.stdout.write(output);
+  // Written through as it comes (a suite runs for minutes), and kept for the counts.
+  const result = await runStreaming(command, args, { env });
+  const output = result.output;
   const ok = result.status === 0;
   const counted = count ? count(output) : { passed: ok ? 1 : 0, failed: ok ? 0 : 1 };
   if (!ok && counted.failed === 0) counted.failed = 1;
@@ -94,17 +94,23 @@ if (missing.length) {
 
 const deno = bin("deno");
 const entries = ["mod.ts", "http.ts"];
-run("deno check", deno, ["check", ...entries, "tests/all.ts", "bun.test.ts", ...extraCheck()]);
-run("deno check (edge: no deno.ns)", deno, [
+await run("deno check", deno, [
+  "check",
+  ...entries,
+  "tests/all.ts",
+  "bun.test.ts",
+  ...extraCheck(),
+]);
+await run("deno check (edge: no deno.ns)", deno, [
   "check",
   "--config",
   "tests/edge/deno.edge.json",
   "http.ts",
   "tests/edge/_worker.ts",
 ]);
-run("deno lint", deno, ["lint"]);
-run("deno fmt --check", deno, ["fmt", "--check"]);
-run("deno doc --lint", deno, [
+await run("deno lint", deno, ["lint"]);
+await run("deno fmt --check", deno, ["fmt", "--check"]);
+await run("deno doc --lint", deno, [
   "doc",
   "--lint",
   ...entries,
@@ -112,13 +118,17 @@ run("deno doc --lint", deno, [
   "testing/mod.ts",
   "cli.ts",
 ]);
-run("deno publish --dry-run", deno, ["publish", "--dry-run", "--allow-dirty"]);
-run("deno test", deno, ["test", ...DENO_ALLOW, "tests/all.ts"], { count: denoCount });
-run("deno test --doc", deno, ["test", "--doc", ...DENO_ALLOW, ...entries, ...SOURCE_DIRS], {
+await run("deno publish --dry-run", deno, ["publish", "--dry-run", "--allow-dirty"]);
+await run("deno test", deno, ["test", ...DENO_ALLOW, "tests/all.ts"], { count: denoCount });
+await run("deno test --doc", deno, ["test", "--doc", ...DENO_ALLOW, ...entries, ...SOURCE_DIRS], {
   count: denoCount,
 });
-run("bun test", bin("bun"), ["test", "--timeout", "60000", "./bun.test.ts"], { count: bunCount });
-run("conformance", process.execPath, ["scripts/conformance.mjs"], { count: conformanceCount });
+await run("bun test", bin("bun"), ["test", "--timeout", "60000", "./bun.test.ts"], {
+  count: bunCount,
+});
+await run("conformance", process.execPath, ["scripts/conformance.mjs"], {
+  count: conformanceCount,
+});
 
 function conformanceCount(output) {
   const line = [...output.matchAll(/^conformance: (\d+) passed, (\d+) failed$/gm)].at(-1);

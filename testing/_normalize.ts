@@ -36,7 +36,10 @@ export interface RedactOptions {
  * A value with timestamps fixed and credentials redacted: the given values, and the values of
  * credential-named keys, which are then redacted wherever they occur later too.
  */
-export function cleaner(options: RedactOptions): (value: unknown) => unknown {
+export function cleaner(
+  options: RedactOptions,
+  fixTimes = true,
+): (value: unknown) => unknown {
   const secrets = createSecrets();
   for (const value of options.redact ?? []) secrets.add(value, true);
   const keys = options.redactKeys ?? CREDENTIAL_NAME;
@@ -53,7 +56,8 @@ export function cleaner(options: RedactOptions): (value: unknown) => unknown {
     if (value === undefined || value === null) return value;
     if (!names && key !== undefined && isKey(key)) return hide(value);
     if (typeof value === "string") {
-      return secrets.text(value).replace(TIMESTAMP, TIME_PLACEHOLDER).replace(
+      const text = secrets.text(value);
+      return (fixTimes ? text.replace(TIMESTAMP, TIME_PLACEHOLDER) : text).replace(
         BEARER,
         `$1 ${REDACTED}`,
       );
@@ -99,6 +103,13 @@ export interface Normalizer {
 }
 
 const keyOf = (id: unknown) => JSON.stringify(id);
+
+/** Messages as they went, only redacted: no ids, tokens, identity or times replaced. */
+export function redactor(options: RedactOptions): Normalizer {
+  const clean = cleaner(options, false);
+  const same = (message: JsonRpcMessage) => clean(message) as JsonRpcMessage;
+  return { send: same, recv: same };
+}
 
 /** A fresh normalizer. */
 export function normalizer(options: RedactOptions): Normalizer {

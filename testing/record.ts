@@ -8,12 +8,18 @@
 import type { JsonRpcMessage, JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import type { Transport, TransportLink } from "../transports/transport.ts";
 import { type CassetteEntry, formatCassette, type RecordedProbe } from "./cassette.ts";
-import { cleaner, normalizer, type RedactOptions } from "./_normalize.ts";
+import { cleaner, normalizer, type RedactOptions, redactor } from "./_normalize.ts";
 
 /** Options of {@linkcode record}. */
 export interface RecordOptions extends RedactOptions {
   /** The clock (default `Date.now`). */
   now?: () => number;
+  /**
+   * `false` keeps the messages as they went (ids, progress tokens, the client's identity,
+   * timestamps), only redacted: a view of the live wire rather than a cassette to replay.
+   * Default `true`.
+   */
+  normalize?: boolean;
 }
 
 /** A transport that records: use it as any transport, then save `cassette()`. */
@@ -74,8 +80,8 @@ export function record(transport: Transport, options: RecordOptions = {}): Recor
   const now = options.now ?? Date.now;
   const start = now();
   const entries: CassetteEntry[] = [];
-  const norm = normalizer(options);
-  const clean = cleaner(options);
+  const norm = options.normalize === false ? redactor(options) : normalizer(options);
+  const clean = cleaner(options, options.normalize !== false);
   const t = () => Math.max(0, Math.round(now() - start));
   const recording: Recording = {
     // What else the transport offers (setAuth, authorized, url, …) stays reachable.

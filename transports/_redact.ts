@@ -78,6 +78,7 @@ export function guardSink(sink: TransportSink, secrets: Secrets): TransportSink 
     closed: (error) => sink.closed(secrets.error(error)),
   };
   if (sink.warn !== undefined) guarded.warn = (text) => sink.warn!(secrets.text(text));
+  if (sink.skipped !== undefined) guarded.skipped = (line) => sink.skipped!(secrets.text(line));
   if (sink.malformed !== undefined) {
     guarded.malformed = (id, failure) =>
       sink.malformed!(id, { ...failure, detail: secrets.text(failure.detail) });

@@ -97,6 +97,7 @@ export function startLink(
   let ended = false; // no more writes: closing, exited, or stdout gone
   let reported = false;
   let closePromise: Promise<void> | undefined;
+  let exitFailure: McpError | undefined; // how the process ended, once its pipes drained
 
   const warn = (text: string) => {
     try {
@@ -151,9 +152,12 @@ export function startLink(
         try {
           await writer.write(encoder.encode(lines.length === 1 ? lines[0] : lines.join("")));
         } catch (error) {
+          // Usually the process has gone: then the exit handler fails these writes with how
+          // it ended (its code, its stderr), which says more than the broken pipe.
+          if (await within(child.exited, DRAIN_MS)) continue;
           failure = new McpError("Cannot write to the server process", {
             kind: "transport",
-            reason: status ? "process_exited" : "write_failed",
+            reason: "write_failed",
             cause: error,
           });
         }
@@ -175,6 +179,11 @@ export function startLink(
       if (closing) return;
       const decoded = decodeMessage(line);
       if (!decoded.ok) {
+        try {
+          sink.skipped?.(line);
+        } catch {
+          // A throwing viewer must not break the link.
+        }
         warn(`skipped a line from the server that is not a JSON-RPC message (${decoded.reason})`);
         if (decoded.id !== undefined) sink.malformed?.(decoded.id, decoded);
         return;
@@ -232,17 +241,22 @@ export function startLink(
   void child.exited.then(async (exit) => {
     status = exit;
     ended = true;
-    failWrites(
-      new McpError("The server process has exited", {
-        kind: "transport",
-        reason: "process_exited",
-      }),
-    );
-    if (closing) return;
+    if (closing) {
+      failWrites(
+        new McpError("The server process has exited", {
+          kind: "transport",
+          reason: "process_exited",
+        }),
+      );
+      return;
+    }
     // Deliver what the server wrote before it ended, and read its last words on stderr.
     const drained = await within(Promise.all([stdoutDone, stderrDone]), DRAIN_MS);
     if (!drained) cancelReaders();
-    report(exitError(exit, ring.text()));
+    // Writes still waiting fail with the same error as the link: the code and the stderr.
+    exitFailure = exitError(exit, ring.text());
+    failWrites(exitFailure);
+    report(exitFailure);
     // What the process started may live on (a wrapper's server): end it too.
     if (child.treeAlive?.()) void terminateOnce();
   });
@@ -280,10 +294,11 @@ export function startLink(
         return Promise.reject(
           closing
             ? new McpError("The stdio link is closed", { kind: "transport", reason: "closed" })
-            : new McpError("The server process has exited", {
-              kind: "transport",
-              reason: "process_exited",
-            }),
+            : exitFailure ??
+              new McpError("The server process has exited", {
+                kind: "transport",
+                reason: "process_exited",
+              }),
         );
       }
       let line: string;

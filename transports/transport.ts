@@ -32,6 +32,12 @@ export interface TransportSink {
   /** A diagnostic worth a log line (a skipped garbage line, a dropped tool); never secret. */
   warn?(message: string): void;
   /**
+   * A line a stdio server wrote on stdout that is not a JSON-RPC message (a stray
+   * `console.log`), as written (the server's own text: print it only through a sanitiser);
+   * it is skipped, with a `warn` too. For diagnostic views such as a CLI's `--verbose`.
+   */
+  skipped?(line: string): void;
+  /**
    * An answer to the request `id` arrived in a shape that is not JSON-RPC (such as
    * `"result": "a string"`, or both `result` and `error`), or over the link's size limit
    * (reason `too_large`, with the `limit`): that request should fail at once (see

@@ -12,23 +12,53 @@ import {
   type McpClient,
   type ShapedResult,
   type Task,
+  type Tool,
   type ToolResult,
 } from "../../mod.ts";
 import { type Command, EXIT, printJson, withClient } from "../_command.ts";
-import { clean, renderToolResult } from "../_format.ts";
+import { ArgumentsError } from "../_errors.ts";
+import { clean, renderToolResult, table } from "../_format.ts";
+import { didYouMean } from "../_suggest.ts";
 import { startProgress } from "../_progress.ts";
-import { checkToolArgs, parseToolArgs } from "../_tool_args.ts";
+import { checkToolArgs, parameters, parseToolArgs, unnamedArgs } from "../_tool_args.ts";
 import { SERVER_USAGE } from "./_lists.ts";
 
-/** Finds `name` among the server's tools, or says which there are. */
+/** Finds `name` among the server's tools, or says which there are (or which was meant). */
 async function findTool(client: McpClient, name: string, signal: AbortSignal) {
   const tools = await client.listAllTools({ signal });
   const tool = tools.find((t) => t.name === name);
   if (tool === undefined) {
-    const names = tools.map((t) => t.name).join(", ") || "none";
-    throw new TypeError(`the server has no tool ${name} (it has: ${names})`);
+    const known = tools.map((t) => t.name);
+    const near = didYouMean(name, known);
+    const names = near ? "" : ` (it has: ${known.join(", ") || "none"})`;
+    throw new TypeError(`the server has no tool ${name}${near}${names}`);
   }
   return tool;
+}
+
+/** The parameters of a tool as an indented table (or a line saying it takes none). */
+function parameterTable(tool: Tool, columns: number, color: boolean): string {
+  const params = parameters(tool.inputSchema);
+  if (params.length === 0) return `  ${clean(tool.name)} takes no arguments.\n`;
+  const rows = params.map((p) => [p.name, p.type, p.required ? "yes" : "no", p.description]);
+  return table(["NAME", "TYPE", "REQUIRED", "DESCRIPTION"], rows, columns - 2, color)
+    .split("\n").map((line) => line === "" ? line : `  ${line}`).join("\n");
+}
+
+/**
+ * `call <tool> --help`: the usage line with the tool's parameters, its description, and a
+ * table of the parameters (type, required, description). Server text is sanitised.
+ */
+export function toolHelp(tool: Tool, columns: number, color: boolean): string {
+  const words = parameters(tool.inputSchema).map((p) => {
+    const type = p.type.replace(/ \(default .*\)$/, "");
+    const word = `${p.name}=<${/^[a-z]+$/.test(type) ? type : "value"}>`;
+    return p.required ? word : `[${word}]`;
+  });
+  const usage = clean(["Usage: conduit-mcp call", tool.name, ...words].join(" "));
+  const description = clean(String(tool.description ?? tool.title ?? ""), true).trim();
+  return `${usage} <server>\n\n${description ? `${description}\n\n` : ""}` +
+    `Arguments:\n${parameterTable(tool, columns, color)}`;
 }
 
 /** The `call` command. */
@@ -36,6 +66,9 @@ export const CALL_COMMAND: Command = {
   name: "call",
   words: true,
   summary: "Call a tool",
+  ownHelp: (parsed) =>
+    parsed.words.length > 0 &&
+    (parsed.serverCommand !== undefined || parsed.flags.server !== undefined),
   help:
     `Usage: conduit-mcp call <tool> [key=value …] [--args JSON] [--task] [--max-chars N] ${SERVER_USAGE}
 
@@ -45,7 +78,8 @@ the key=value pairs override. The arguments are checked against the schema (the 
 full JSON Schema check included) before the call is sent. While the tool runs, a progress
 line shows a bar (when the server gives a total) or a spinner, and the time elapsed.
 Ctrl-C cancels the call. --task runs it as a server task and waits for its result.
---json prints the whole result.
+--json prints the whole result. conduit-mcp call <tool> --help <server> shows the
+tool's arguments: their types, whether each is required, and what each is for.
 
 --max-chars N prints the result as a model would get it: one text of at most N characters.
 A longer result is kept whole in the results folder of the config directory, and the text
@@ -61,15 +95,27 @@ Exit code 1 when the tool reports an error (isError).
         throw new TypeError("call needs a tool name: call <tool> [key=value …]");
       }
       const tool = await findTool(client, name, ctx.signal);
-      const args = parseToolArgs(pairs, ctx.parsed.flags.args, tool.inputSchema);
+      const { columns, color } = ctx.term;
+      if (ctx.parsed.flags.help) {
+        ctx.term.out(toolHelp(tool, columns, color));
+        return EXIT.ok;
+      }
+      const takes = () => `${clean(tool.name)} takes:\n${parameterTable(tool, columns, color)}`;
+      let args: Record<string, unknown>;
+      try {
+        args = parseToolArgs(pairs, ctx.parsed.flags.args, tool.inputSchema);
+      } catch (error) {
+        throw new ArgumentsError([(error as Error).message], takes());
+      }
       const problems = checkToolArgs(args, tool.inputSchema);
-      if (problems.length > 0) {
-        // One line each; where to read the schema goes on the last.
-        const hint = ` (the schema: conduit-mcp tools --json)`;
-        problems.forEach((problem, i) =>
-          ctx.term.err(`error: ${clean(problem)}${i === problems.length - 1 ? hint : ""}\n`)
+      if (problems.length > 0) throw new ArgumentsError(problems, takes());
+      // Keys the schema does not name go to the server as given, with a word of warning.
+      const named = parameters(tool.inputSchema).map((p) => p.name);
+      for (const key of unnamedArgs(args, tool.inputSchema)) {
+        ctx.term.err(
+          `warning: ${clean(key)} is not a parameter of ${clean(tool.name)}` +
+            `${clean(didYouMean(key, named))} (it takes: ${clean(named.join(", ") || "none")})\n`,
         );
-        return EXIT.usage;
       }
       const line = startProgress(ctx.term, name);
       const maxChars = ctx.parsed.flags.maxChars;

@@ -5,7 +5,10 @@
  * @module
  */
 
+import { writeFile } from "node:fs/promises";
 import type { CompletionRef } from "../../mod.ts";
+import { ArgumentsError } from "../_errors.ts";
+import { didYouMean } from "../_suggest.ts";
 import { type Command, EXIT, printJson, withClient } from "../_command.ts";
 import { base64Size, clean, formatBytes, renderBlock } from "../_format.ts";
 import { paint } from "../terminal.ts";
@@ -31,8 +34,12 @@ role. Missing required arguments are reported before the request is sent.
       const prompts = await client.listAllPrompts({ signal: ctx.signal });
       const prompt = prompts.find((p) => p.name === name);
       if (prompt === undefined) {
-        const names = prompts.map((p) => p.name).join(", ") || "none";
-        throw new TypeError(`the server has no prompt ${name} (it has: ${names})`);
+        const known = prompts.map((p) => p.name);
+        throw new TypeError(
+          `the server has no prompt ${name}${didYouMean(name, known)} (it has: ${
+            known.join(", ") || "none"
+          })`,
+        );
       }
       const declared = prompt.arguments ?? [];
       const schema = {
@@ -42,10 +49,7 @@ role. Missing required arguments are reported before the request is sent.
       };
       const args = parseToolArgs(pairs, ctx.parsed.flags.args, schema);
       const problems = checkToolArgs(args, schema);
-      if (problems.length > 0) {
-        for (const problem of problems) ctx.term.err(`error: ${clean(problem)}\n`);
-        return EXIT.usage;
-      }
+      if (problems.length > 0) throw new ArgumentsError(problems);
       const result = await client.getPrompt(name, args, { signal: ctx.signal });
       if (ctx.parsed.flags.json) {
         printJson(ctx, result);
@@ -60,21 +64,58 @@ role. Missing required arguments are reported before the request is sent.
     }),
 };
 
+/** A blob's bytes (base64, as the server sent it; refused when it is not base64). */
+function blobBytes(base64: string): Uint8Array {
+  let binary: string;
+  try {
+    binary = atob(base64.replace(/\s/g, ""));
+  } catch {
+    throw new Error("the server sent a blob that is not base64; nothing was saved");
+  }
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
 /** The `read` command. */
 export const READ_COMMAND: Command = {
   name: "read",
   words: true,
   summary: "Read a resource",
-  help: `Usage: conduit-mcp read <uri> ${SERVER_USAGE}
+  help: `Usage: conduit-mcp read <uri> [--out FILE] ${SERVER_USAGE}
 
 Reads a resource and prints its text contents (binary contents as a type and size line).
-An http(s) resource URI needs the server given with --server or after --.
+--out FILE saves the contents instead, as they are (a blob decoded from base64); a
+resource of several contents is refused. An http(s) resource URI needs the server given
+with --server or after --.
 `,
   run: (ctx) =>
     withClient(ctx, async (client) => {
       const [uri] = ctx.parsed.words;
       if (uri === undefined) throw new TypeError("read needs a resource URI: read <uri>");
       const result = await client.readResource(uri, { signal: ctx.signal });
+      const out = ctx.parsed.flags.out;
+      if (out !== undefined) {
+        if (result.contents.length !== 1) {
+          throw new TypeError(
+            `the resource has ${result.contents.length} contents; --out saves exactly one ` +
+              `(--json prints them all)`,
+          );
+        }
+        const [content] = result.contents;
+        const bytes = typeof content.text === "string"
+          ? new TextEncoder().encode(content.text)
+          : blobBytes(content.blob ?? "");
+        await writeFile(out, bytes);
+        const saved = { uri: content.uri, out, bytes: bytes.length, mimeType: content.mimeType };
+        if (ctx.parsed.flags.json) printJson(ctx, saved);
+        else {
+          ctx.term.out(
+            `Saved ${formatBytes(bytes.length)}${
+              content.mimeType ? ` (${clean(content.mimeType)})` : ""
+            } to ${out}\n`,
+          );
+        }
+        return EXIT.ok;
+      }
       if (ctx.parsed.flags.json) {
         printJson(ctx, result);
         return EXIT.ok;

@@ -13,6 +13,7 @@ import {
   withClient,
 } from "../_command.ts";
 import { table } from "../_format.ts";
+import { parameterNames } from "../_tool_args.ts";
 import type { McpClient } from "../../mod.ts";
 
 const SERVER = "[<url> | --server <name> | -- <command> [args…]]";
@@ -54,9 +55,14 @@ export const LIST_COMMANDS: Command[] = [
   listCommand({
     name: "tools",
     summary: "List the server's tools",
-    headers: ["NAME", "DESCRIPTION"],
+    headers: ["NAME", "ARGUMENTS", "DESCRIPTION"],
     fetch: (client, signal) => client.listAllTools({ signal, refresh: true }),
-    row: (tool) => [str(tool.name), firstLine(tool.description ?? tool.title)],
+    // Required arguments as names, the others with `?`: `call <tool> --help` says more.
+    row: (tool) => [
+      str(tool.name),
+      parameterNames(tool.inputSchema),
+      firstLine(tool.description ?? tool.title),
+    ],
   }),
   listCommand({
     name: "prompts",

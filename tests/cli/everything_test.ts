@@ -10,8 +10,11 @@ test("cli stdio: tools as a table and as JSON", async () => {
   const people = await runCli(["tools", ...EVERYTHING_STDIO]);
   assertEquals(people.code, 0, people.stderr);
   const lines = people.stdout.trimEnd().split("\n");
-  assert(/^NAME\s+DESCRIPTION$/.test(lines[0]), lines[0]);
-  assert(lines.some((line) => /^get-sum\s+Returns the sum of two numbers$/.test(line)));
+  assert(/^NAME\s+ARGUMENTS\s+DESCRIPTION$/.test(lines[0]), lines[0]);
+  // Each tool's arguments: the required ones by name, the others with "?".
+  assert(lines.some((line) => /^get-sum\s+a b\s+Returns the sum of two numbers$/.test(line)));
+  assert(lines.some((line) => /^get-env\s+-\s+Returns all environment/.test(line)));
+  assert(lines.some((line) => /^get-resource-links\s+count\?\s+Returns up to ten/.test(line)));
   const scripts = await runCli(["tools", "--json", ...EVERYTHING_STDIO]);
   assertEquals(scripts.code, 0, scripts.stderr);
   const tools = JSON.parse(scripts.stdout) as { name: string; inputSchema: unknown }[];

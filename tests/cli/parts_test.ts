@@ -2,11 +2,23 @@
 // checked before sending, the progress line, content for a terminal, failures and exit codes.
 import { parseArgs } from "../../cli/_args.ts";
 import { parseServers } from "../../cli/_config.ts";
-import { describeFailure } from "../../cli/_errors.ts";
+import { ArgumentsError, describeFailure } from "../../cli/_errors.ts";
 import { clean, renderBlock, renderToolResult, table } from "../../cli/_format.ts";
-import { renderProgress, startProgress } from "../../cli/_progress.ts";
+import {
+  renderConnecting,
+  renderProgress,
+  startConnecting,
+  startProgress,
+} from "../../cli/_progress.ts";
+import { didYouMean } from "../../cli/_suggest.ts";
 import { colorOn, type Terminal } from "../../cli/terminal.ts";
-import { checkToolArgs, parseToolArgs } from "../../cli/_tool_args.ts";
+import {
+  checkToolArgs,
+  parameterNames,
+  parameters,
+  parseToolArgs,
+  unnamedArgs,
+} from "../../cli/_tool_args.ts";
 import { isMcpError, McpError } from "../../mod.ts";
 import {
   assert,
@@ -259,4 +271,105 @@ test("cli colours: only on a TTY, never with NO_COLOR; config files name servers
   const error = await assertRejects(() => parseServers("{}", "/work/mcp.json", env));
   assertEquals([isMcpError(error), (error as McpError).kind], [true, "config"]);
   assertEquals(describeFailure(error, { connected: false, verbose: false }).code, 2);
+});
+
+test("cli parameters: names for the tools table, types for --help, keys the schema lacks", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      a: { type: "number", description: "First\nmore" },
+      kind: { enum: ["x", "y"], title: "Kind" },
+      n: { type: ["integer", "null"], default: 3 },
+      free: {},
+    },
+    required: ["a", "kind"],
+  };
+  assertEquals(parameters(schema), [
+    { name: "a", type: "number", required: true, description: "First" },
+    { name: "kind", type: 'one of "x", "y"', required: true, description: "Kind" },
+    { name: "n", type: "integer or null (default 3)", required: false, description: "" },
+    { name: "free", type: "any", required: false, description: "" },
+  ]);
+  assertEquals(parameterNames(schema), "a kind n? free?");
+  assertEquals(parameterNames({ type: "object" }), "-");
+  assertEquals(parameterNames(schema, 8), "a kind …");
+  assertEquals(unnamedArgs({ a: 1, c: 2, d: 3 }, schema), ["c", "d"]);
+  // A schema that refuses other keys reports them itself (checkToolArgs), as errors.
+  assertEquals(unnamedArgs({ c: 1 }, { ...schema, additionalProperties: false }), []);
+  assertEquals(unnamedArgs({ c: 1 }, undefined), []);
+});
+
+test("cli suggestions and the connecting line", () => {
+  assertEquals(didYouMean("tool", ["tools", "call", "servers"]), " (did you mean tools?)");
+  assertEquals(didYouMean("--jsn", ["--json", "--verbose"]), " (did you mean --json?)");
+  assertEquals(didYouMean("Servers", ["servers"]), " (did you mean servers?)");
+  assertEquals(didYouMean("zzz", ["tools"]), "");
+  assertEquals(renderConnecting("npx -y server", 3_999, 80), "connecting to npx -y server (3 s)");
+  const long = renderConnecting("x".repeat(200) + "\x1b[2J", 12_000, 40);
+  assertEquals([long.length, long.endsWith("… (12 s)"), long.includes("\x1b")], [39, true, false]);
+  const written: string[] = [];
+  const clock = 0;
+  const stop = startConnecting(
+    {
+      out: () => {},
+      err: (text) => void written.push(text),
+      tty: true,
+      color: false,
+      columns: 80,
+      env: () => undefined,
+      onInterrupt: () => () => {},
+    },
+    "srv",
+    () => clock,
+  );
+  stop();
+  assertEquals(written, [], "a connect that ends at once leaves nothing");
+});
+
+test("cli errors: --json failures, an exit before answering, a start failure named once", () => {
+  const exited = new McpError(
+    "The server process exited with code 5; its stderr ends with:\nboom",
+    {
+      kind: "transport",
+      reason: "process_exited",
+    },
+  );
+  const early = describeFailure(exited, { server: "srv", connected: false, verbose: false });
+  assertEquals(
+    early.text,
+    "error: The server process exited with code 5 before answering (srv); its stderr ends with:\nboom\n",
+  );
+  assertEquals(early.json, {
+    message:
+      "The server process exited with code 5 before answering (srv); its stderr ends with:\nboom",
+    exitCode: 3,
+    kind: "transport",
+    reason: "process_exited",
+    server: "srv",
+  });
+  // After the handshake it is no longer "before answering".
+  const late = describeFailure(exited, { server: "srv", connected: true, verbose: false });
+  assert(!late.text.includes("before answering"), late.text);
+  const missing = new McpError(
+    'Cannot start "nope": the command (or the working directory) was not found (nope: not found)',
+    { kind: "transport", reason: "command_not_found" },
+  );
+  const start = describeFailure(missing, { server: "nope a b", connected: false, verbose: false });
+  assertEquals(
+    start.text,
+    'error: Cannot start "nope": the command (or the working directory) was not found — is it ' +
+      "installed, and on PATH?\n",
+  );
+  const refused = describeFailure(new ArgumentsError(["missing b", "bad\x1b[2Ja"], "x takes:\n"), {
+    connected: true,
+    verbose: false,
+  });
+  assertEquals(refused.text, "error: missing b\nerror: bada\nx takes:\n");
+  assertEquals(refused.json.problems, ["missing b", "bada"]);
+  assertEquals(refused.code, 2);
+  const unreachable = new McpError("Cannot reach", { kind: "transport", reason: "fetch_failed" });
+  const noPointer = describeFailure(unreachable, { server: "u", connected: false, verbose: true });
+  assert(!noPointer.text.includes("--verbose shows more"), noPointer.text);
+  const pointer = describeFailure(unreachable, { server: "u", connected: false, verbose: false });
+  assertStringIncludes(pointer.text, "(--verbose shows more)");
 });

@@ -235,3 +235,89 @@ test(
   },
   { timeout: 90_000 },
 );
+
+test(
+  "cli tmux: the connecting line while a server starts, a tool's --help, servers",
+  async () => {
+    const config = tempConfig();
+    const tmux = tmuxServer();
+    const panes: string[] = [];
+    const keep = (title: string, rows: string[]) =>
+      panes.push(`--- ${title} ---\n${rows.join("\n").trimEnd()}\n`);
+    const dir = mkdtempSync(join(tmpdir(), "conduit-cli-tmux-servers-"));
+    const open = (name: string, line: string, height = HEIGHT) =>
+      tmux.tmux("new-session", "-d", "-s", name, "-x", String(WIDTH), "-y", String(height), line);
+    const exited = (name: string, what: string) =>
+      until(
+        () => tmux.capture(name),
+        (rows) => rows.some((row) => row.startsWith("EXIT=")),
+        what,
+        40_000,
+      );
+    try {
+      // A server that takes four seconds to start.
+      const slow = ["--", "sh", "-c", `sleep 4; exec node ${sh(EVERYTHING_STDIO[2])}`];
+      open("slow", commandLine(["call", "get-sum", "a=2", "b=40", ...slow], config.dir));
+      const waiting = await until(
+        () => tmux.capture("slow"),
+        (rows) => Number(/ \((\d+) s\)$/.exec(rows[0])?.[1]) >= 2,
+        "the connecting line at 2 s",
+      );
+      keep("a server that takes 4 s to start: while it starts", waiting);
+      assertEquals(nonEmpty(waiting).length, 1, waiting.join("\n"));
+      assert(/^connecting to sh -c sleep 4; exec node .+ \(\d s\)$/.test(waiting[0]), waiting[0]);
+      assert(waiting[0].length < WIDTH, "one line, cut to the width");
+      const answered = await exited("slow", "the call to end");
+      keep("a server that takes 4 s to start: the answer", answered);
+      // The line is gone: the answer stands where it was.
+      assertEquals(nonEmpty(answered), ["The sum of 2 and 40 is 42.", "EXIT=0"]);
+
+      open("help", commandLine(["call", "get-sum", "--help", ...EVERYTHING_STDIO], config.dir));
+      const help = await exited("help", "call get-sum --help to end");
+      keep("call get-sum --help", help);
+      assertEquals(nonEmpty(help), [
+        "Usage: conduit-mcp call get-sum a=<number> b=<number> <server>",
+        "Returns the sum of two numbers",
+        "Arguments:",
+        "  NAME  TYPE    REQUIRED  DESCRIPTION",
+        "  a     number  yes       First number",
+        "  b     number  yes       Second number",
+        "EXIT=0",
+      ]);
+
+      const file = join(dir, "mcp.json");
+      writeFileSync(
+        file,
+        JSON.stringify({
+          mcpServers: {
+            everything: { command: "node", args: [EVERYTHING_STDIO[2]] },
+            broken: { command: "sh", args: ["-c", "echo boom >&2; exit 5"] },
+          },
+        }),
+      );
+      open("servers", commandLine(["servers", "--config", file], config.dir));
+      const servers = await exited("servers", "servers to end");
+      keep("servers", servers);
+      const rows = nonEmpty(servers);
+      assert(/^NAME +STATE +DETAIL +TARGET$/.test(rows[0]), rows[0]);
+      assert(
+        /^everything +✓ connected +mcp-servers\/everything \S+, \d+ tools +node /.test(rows[1]),
+        rows[1],
+      );
+      assert(
+        /^broken +✗ failed +exited with code 5 before answering — stderr: boom +sh -c /.test(
+          rows[2],
+        ),
+        rows[2],
+      );
+      assertEquals(rows.at(-1), "EXIT=3");
+    } finally {
+      tmux.kill();
+      config.dispose();
+      rmSync(dir, { recursive: true, force: true });
+      const file = process.env.CONDUIT_CLI_PANES;
+      if (file) writeFileSync(`${file}.first-hour`, panes.join("\n"));
+    }
+  },
+  { timeout: 90_000 },
+);

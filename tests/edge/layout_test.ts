@@ -118,8 +118,9 @@ const LAYERS: Record<string, readonly string[]> = {
     "governance",
   ],
   // The command-line inspector: only the public entries (".": mod.ts; oauth/mod.ts and
-  // testing/mod.ts), and the clock for its progress line.
-  cli: [".", "clock", "oauth", "testing"],
+  // testing/mod.ts), the clock for its progress line, and protocol/'s nearest-name rule
+  // for its suggestions.
+  cli: [".", "clock", "oauth", "testing", "protocol"],
 };
 
 /**

@@ -98,6 +98,30 @@ test("hub: collisions keep the first server's name, get a prefix or _2, and are 
   );
 });
 
+test("hub: many renamed collisions are one warning naming a few, not one per tool", async () => {
+  const warnings: string[] = [];
+  const names = ["a", "b", "c", "d", "e"];
+  await using servers = hub({
+    servers: {
+      one: toolServer("one", names).transport(),
+      two: toolServer("two", names).transport(),
+    },
+    prefix: false,
+    onWarning: (w) => warnings.push(w),
+  });
+  const listed = (await servers.listAllTools()).map((t) => t.name);
+  assertEquals(listed, ["a", "b", "c", "d", "e", "two__a", "two__b", "two__c", "two__d", "two__e"]);
+  assertEquals(servers.status().collisions.length, 5);
+  const about = warnings.filter((w) => w.includes("more than one server"));
+  assertEquals(about, [
+    '5 tools are listed by more than one server: server "two"\'s "a" is "two__a", server "two"\'s ' +
+    '"b" is "two__b", server "two"\'s "c" is "two__c", and 2 more (status().collisions lists them all)',
+  ]);
+  // Listed again: nothing new, no new warning.
+  await servers.listAllTools({ refresh: true });
+  assertEquals(warnings.filter((w) => w.includes("more than one server")).length, 1);
+});
+
 test("hub: a server that fails to start is reported, fails its own calls, others go on; it is restarted", async () => {
   const broken = breakable(toolServer("flaky", ["ping"]).transport());
   const warnings: string[] = [];

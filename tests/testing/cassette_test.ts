@@ -161,3 +161,43 @@ test("parseCassette: a broken cassette is refused with invalid_cassette and the 
     }
   }
 });
+
+test("record: normalize false keeps the wire as it went, credentials still redacted", async () => {
+  const secret = "sk-live-wire-0123456789";
+  const server = mockServer({
+    tools: [{ name: "whoami", handler: () => `key ${secret} at 2031-05-06T07:08:09.000Z` }],
+  });
+  for (const normalize of [false, true]) {
+    const recording = record(server.transport(), { redact: [secret], normalize });
+    {
+      await using client = createClient({
+        transport: recording,
+        clientInfo: { name: "my-host", version: "9.9.9" },
+        protocol: "legacy",
+      });
+      await client.callTool("whoami", { apiKey: secret }, { onProgress: () => {} });
+    }
+    const cassette = recording.cassette();
+    assert(!cassette.includes(secret), "no secret either way");
+    const call = recording.entries.find((e) =>
+      e.dir === "send" && (e.message as { method?: string }).method === "tools/call"
+    )!;
+    type Sent = {
+      id: unknown;
+      params: { _meta: { progressToken: unknown }; arguments: { apiKey: unknown } };
+    };
+    const message = (call as unknown as { message: Sent }).message;
+    if (normalize) {
+      assert(cassette.includes('"recorded-client"') && !cassette.includes("my-host"), cassette);
+      assertEquals(message.params._meta.progressToken, "p1");
+      assert(!cassette.includes("2031-05-06"), "times fixed");
+    } else {
+      // The client's own identity, its ids and progress tokens, the server's times.
+      assert(cassette.includes('"name":"my-host"') && !cassette.includes("recorded-client"));
+      assertEquals(message.params._meta.progressToken, message.id);
+      assert(typeof message.id === "number", cassette);
+      assert(cassette.includes("2031-05-06T07:08:09.000Z"), "times as sent");
+      assertEquals(message.params.arguments.apiKey, "[redacted]");
+    }
+  }
+});

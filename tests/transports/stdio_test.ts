@@ -381,6 +381,11 @@ function fakeChild() {
     hold(on: boolean) {
       holding = on;
     },
+    /** The process exits with `code`. */
+    end(code: number) {
+      endStdout();
+      exit({ code, signal: null });
+    },
   };
 }
 
@@ -435,6 +440,44 @@ test("stdio: a failed write rejects every message of its batch, and no later sen
   assert(outcome.status === "rejected");
   assertEquals((outcome.reason as McpError).reason, "write_failed");
   await link.close();
+});
+
+test("stdio: a write that fails as the process exits rejects with how it exited", async () => {
+  const fake = fakeChild();
+  const sink = recorder();
+  const link = await stdio({ command: "x", spawn: () => fake.child, closeGracePeriod: 10 })
+    .open(sink);
+  const sent = link.send(note(1)).then(() => undefined, (error: McpError) => error);
+  await tick();
+  // The pipe breaks first, the exit is seen a moment later (as under Deno).
+  fake.gates[0].fail(new Error("Broken pipe"));
+  await tick();
+  fake.end(7);
+  const error = (await sent)!;
+  assert(error instanceof McpError, String(error));
+  assertEquals([error.kind, error.reason], ["transport", "process_exited"]);
+  assertEquals(error.message, "The server process exited with code 7");
+  assertEquals(sink.closedWith.map((e) => e.message), [error.message]);
+  // A message sent after the exit gets the same account.
+  const late = await link.send(note(2)).then(() => undefined, (e: McpError) => e);
+  assertEquals(late?.message, "The server process exited with code 7");
+  await link.close();
+});
+
+test("stdio: a line that is not JSON-RPC goes to the sink's skipped, redacted, and a warning", async () => {
+  const secret = "sk-skipped-line-0123456789";
+  const sink = recorder();
+  const lines: string[] = [];
+  const transport = stdio({
+    command: "sh",
+    args: ["-c", 'echo "debug: key $API_KEY"; exit 0'],
+    env: { API_KEY: secret },
+  });
+  await transport.open({ ...sink, skipped: (line) => void lines.push(line) });
+  await waitFor("the process to end", () => sink.closedWith.length > 0);
+  assertEquals(lines, ["debug: key [redacted]"]);
+  assert(sink.warnings.some((w) => w.includes("not a JSON-RPC message")), sink.warnings.join());
+  assert(!sink.warnings.join().includes(secret));
 });
 
 test("stdio: close() rejects messages still queued behind a write", async () => {
