@@ -125,7 +125,9 @@ function versionOf(command, args) {
 function writeReport() {
   const cpus = os.cpus();
   const input = {
-    command: `node bench/run.mjs ${argv.join(" ")}`,
+    command: `node bench/run.mjs ${
+      argv.map((a) => /\s/.test(a) ? JSON.stringify(a) : a).join(" ")
+    }`,
     machine: {
       cores: cpus.length,
       cpu: cpus[0]?.model ?? "?",
