@@ -161,3 +161,34 @@ test("stored catalogue: what a store holds is checked like a server's answer", (
   ];
   for (const [why, value] of table) assertEquals(checkStored(value, now), why, why);
 });
+
+test("stored catalogue: past its ttl a catalogue is learnt again; within it, not", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "conduit-catalogue-"));
+  const store = memoryStore();
+  const make = () =>
+    hub({ servers: { w: weatherServer(dir) }, lazy: true, cache: store, catalogueTtlMs: 1_500 });
+  const search = async (servers: ReturnType<typeof hub>) => {
+    const found = await servers.callTool(SEARCH_TOOLS, { query: "alerts" });
+    return (found.structuredContent as { tools: { name: string }[] }).tools[0]?.name;
+  };
+  try {
+    {
+      await using first = make();
+      assertEquals(await search(first), "w__alerts");
+    }
+    assertEquals(startsIn(dir).length, 1, "a server never seen is started once");
+    {
+      await using second = make();
+      assertEquals(await search(second), "w__alerts");
+      assertEquals(startsIn(dir).length, 1, "within its ttl");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    {
+      await using third = make();
+      assertEquals(await search(third), "w__alerts");
+      assertEquals(startsIn(dir).length, 2, "past its ttl it was learnt again");
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
