@@ -11,6 +11,7 @@ import type { CacheStore } from "../../cache/store.ts";
 import { hub } from "../../hub/hub.ts";
 import { SEARCH_TOOLS } from "../../hub/lazy.ts";
 import { checkStored } from "../../hub/_stored.ts";
+import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, scriptCommand, test } from "../_harness.ts";
 import { startRedis } from "../cache/_redis.ts";
 import { startsIn, weatherServer } from "./_stdio.ts";
@@ -191,4 +192,31 @@ test("stored catalogue: past its ttl a catalogue is learnt again; within it, not
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("stored catalogue: a running server's list_changed refreshes its stored catalogue", async () => {
+  const definition = { tools: [{ name: "first", description: "The first tool" }] };
+  const server = mockServer(definition);
+  const inner = memoryStore();
+  const writes: unknown[] = [];
+  const store: CacheStore = {
+    ...inner,
+    set: (key, value, ttl) => (writes.push(value), inner.set(key, value, ttl)),
+  };
+  await using servers = hub({
+    servers: { m: { transport: server.transport(), start: "eager" } },
+    lazy: true,
+    cache: store,
+  });
+  assertEquals((await servers.listCatalogue()).tools.map((t) => t.name), ["m__first"]);
+  assertEquals(writes.length, 1);
+  definition.tools.push({ name: "second", description: "A tool added later" });
+  server.changeList("tools");
+  await new Promise((resolve) => setTimeout(resolve, 100)); // the notification arrives
+  const names = (await servers.listCatalogue()).tools.map((t) => t.name);
+  assertEquals(names, ["m__first", "m__second"]);
+  assertEquals(writes.length, 2, "the changed listing was stored");
+  const stored = writes[1] as { tools: { name: string }[] };
+  assertEquals(stored.tools.map((t) => t.name), ["first", "second"]);
+  assertEquals(servers.status().servers.m.catalogue?.tools, 2);
 });
