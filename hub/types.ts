@@ -325,9 +325,9 @@ export type HubClientMethods = Pick<
  */
 export interface Hub extends HubClientMethods {
   /**
-   * Waits until every server was ready once or failed its first start (one that failed is
-   * in `status()`, and restarted in the background). Rejects only with kind `timeout`
-   * after `timeout` ms.
+   * Waits until every running server was ready once or failed its first start (one that
+   * failed is in `status()`, and restarted in the background); a lazy server not running is
+   * not waited for. Rejects only with kind `timeout` after `timeout` ms.
    */
   ready(timeout?: number): Promise<void>;
   /** Each server's state, and the latest listings' name collisions. */
@@ -337,7 +337,8 @@ export interface Hub extends HubClientMethods {
   /**
    * The client of one server, e.g. for a method the hub does not route. An escape hatch from
    * the hub's `governance`: the client runs only its own server entry's governance (on the
-   * server's own names), never the hub-wide one. Hand it to no one the hub governs.
+   * server's own names), never the hub-wide one. Hand it to no one the hub governs. A lazy
+   * server is started by this, and stopped after `idleMs` without calls through the hub.
    *
    * @throws {McpError} kind `not_found`, reason `unknown_server`.
    */

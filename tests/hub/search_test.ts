@@ -5,6 +5,7 @@
 import { createToolIndex, indexCache, searchTools, stem, terms } from "../../hub/search.ts";
 import type { Tool } from "../../client/types.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
+import { walkGraph } from "../edge/_graph.ts";
 
 const tool = (name: string, description?: string, properties?: Record<string, unknown>): Tool => ({
   name,
@@ -114,4 +115,14 @@ test("search: the index is kept while the catalogue is the same, rebuilt when it
   const changed = indexFor([{ tool: { name: "a__x", description: "y", inputSchema: schema } }]);
   assert(changed !== first);
   assertEquals(changed.search("y", 1)[0].name, "a__x");
+});
+
+test("search: the hub loads the search index and the catalogue store only when it uses them", () => {
+  const eager = [...walkGraph("hub/hub.ts", { eager: true }).modules.keys()];
+  for (const lazy of ["hub/search.ts", "hub/_stored.ts"]) {
+    assert(!eager.includes(lazy), `hub/hub.ts loads ${lazy} at once`);
+  }
+  // …and they are in its graph, behind dynamic imports.
+  const all = [...walkGraph("hub/hub.ts").modules.keys()];
+  assert(all.includes("hub/search.ts") && all.includes("hub/_stored.ts"), "the walk finds them");
 });

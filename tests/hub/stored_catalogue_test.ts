@@ -11,6 +11,7 @@ import type { CacheStore } from "../../cache/store.ts";
 import { hub } from "../../hub/hub.ts";
 import { SEARCH_TOOLS } from "../../hub/lazy.ts";
 import { checkStored } from "../../hub/_stored.ts";
+import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, scriptCommand, test } from "../_harness.ts";
 import { startRedis } from "../cache/_redis.ts";
 import { startsIn, weatherServer } from "./_stdio.ts";
@@ -160,4 +161,62 @@ test("stored catalogue: what a store holds is checked like a server's answer", (
     ],
   ];
   for (const [why, value] of table) assertEquals(checkStored(value, now), why, why);
+});
+
+test("stored catalogue: past its ttl a catalogue is learnt again; within it, not", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "conduit-catalogue-"));
+  const store = memoryStore();
+  const make = () =>
+    hub({ servers: { w: weatherServer(dir) }, lazy: true, cache: store, catalogueTtlMs: 1_500 });
+  const search = async (servers: ReturnType<typeof hub>) => {
+    const found = await servers.callTool(SEARCH_TOOLS, { query: "alerts" });
+    return (found.structuredContent as { tools: { name: string }[] }).tools[0]?.name;
+  };
+  try {
+    {
+      await using first = make();
+      assertEquals(await search(first), "w__alerts");
+    }
+    assertEquals(startsIn(dir).length, 1, "a server never seen is started once");
+    {
+      await using second = make();
+      assertEquals(await search(second), "w__alerts");
+      assertEquals(startsIn(dir).length, 1, "within its ttl");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    {
+      await using third = make();
+      assertEquals(await search(third), "w__alerts");
+      assertEquals(startsIn(dir).length, 2, "past its ttl it was learnt again");
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("stored catalogue: a running server's list_changed refreshes its stored catalogue", async () => {
+  const definition = { tools: [{ name: "first", description: "The first tool" }] };
+  const server = mockServer(definition);
+  const inner = memoryStore();
+  const writes: unknown[] = [];
+  const store: CacheStore = {
+    ...inner,
+    set: (key, value, ttl) => (writes.push(value), inner.set(key, value, ttl)),
+  };
+  await using servers = hub({
+    servers: { m: { transport: server.transport(), start: "eager" } },
+    lazy: true,
+    cache: store,
+  });
+  assertEquals((await servers.listCatalogue()).tools.map((t) => t.name), ["m__first"]);
+  assertEquals(writes.length, 1);
+  definition.tools.push({ name: "second", description: "A tool added later" });
+  server.changeList("tools");
+  await new Promise((resolve) => setTimeout(resolve, 100)); // the notification arrives
+  const names = (await servers.listCatalogue()).tools.map((t) => t.name);
+  assertEquals(names, ["m__first", "m__second"]);
+  assertEquals(writes.length, 2, "the changed listing was stored");
+  const stored = writes[1] as { tools: { name: string }[] };
+  assertEquals(stored.tools.map((t) => t.name), ["first", "second"]);
+  assertEquals(servers.status().servers.m.catalogue?.tools, 2);
 });
