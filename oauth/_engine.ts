@@ -193,6 +193,8 @@ export function createEngine(
     },
     needsReauth: () => ctx.auth.status().state === "needs_reauth",
     authorized() {
+      // The host stored new tokens: a login is no longer needed before reading them.
+      if (engine.needsReauth()) ctx.auth.set("none");
       for (const session of sessions.values()) {
         session.reload = true;
         session.stepUps.clear();

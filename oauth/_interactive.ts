@@ -45,6 +45,8 @@ export interface InteractiveContext {
   fresh(tokens: TokenSet | undefined): boolean;
   /** Told that the login is pending, with its URL. */
   auth?: AuthTracker;
+  /** The account profile, when one is named. */
+  profile?: string;
 }
 
 /** What a recovery asks of the flow (see the engine's `Need`). */
@@ -152,8 +154,10 @@ export async function authorizeInteractively(
       principal: ctx.principal,
       now,
     });
+    if (ctx.profile !== undefined) pending.profile = ctx.profile;
     await store.setPending(pending.state, pending, ctx.timeout);
     const key: TokenKey = { principal: ctx.principal, issuer: d.issuer, resource: d.resource };
+    if (ctx.profile !== undefined) key.profile = ctx.profile;
     const outcome = deferred<URL | "stored">();
     const exchanged = deferred<void>();
     ctx.waiters.set(pending.state, {

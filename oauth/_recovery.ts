@@ -204,6 +204,7 @@ function interactive(ctx: RecoveryContext): InteractiveContext {
     now: ctx.now,
     fresh: ctx.fresh,
     auth: ctx.auth,
+    profile: ctx.profile,
   };
 }
 
@@ -270,7 +271,7 @@ async function logIn(
     return obtained;
   } catch (error) {
     if (ctx.auth.status().state === "pending") {
-      ctx.auth.set(before === "pending" || before === "ok" ? "none" : before);
+      ctx.auth.set(before === "pending" ? "none" : before);
     }
     throw error;
   }

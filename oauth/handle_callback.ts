@@ -125,7 +125,12 @@ export async function handleCallback(
     throw secrets.error(error);
   });
   await options.store.setTokens(
-    { principal: pending.principal, issuer: pending.issuer, resource: pending.resource },
+    {
+      principal: pending.principal,
+      issuer: pending.issuer,
+      resource: pending.resource,
+      ...(pending.profile === undefined ? {} : { profile: pending.profile }),
+    },
     tokens,
   );
   try {

@@ -93,6 +93,8 @@ export interface PendingAuthorization {
   tokenEndpointAuthMethod: string;
   /** Whom the tokens are for. */
   principal: string;
+  /** The account profile the tokens are for, when one is named. */
+  profile?: string;
   /** When it was created (ms since the epoch). */
   createdAt: number;
 }

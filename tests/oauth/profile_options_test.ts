@@ -8,6 +8,9 @@ import { createClient } from "../../client/client.ts";
 import { clientOptionsFor } from "../../hub/_target.ts";
 import { loadConfig } from "../../hub/config.ts";
 import { tokenIdentity } from "../../oauth/identity.ts";
+import { withOAuth } from "../../oauth/middleware.ts";
+import { memoryTokenStore } from "../../oauth/store.ts";
+import { startOAuthFixture } from "../fixtures/oauth_server.ts";
 import { browserUnavailable } from "../../runtime/headless.ts";
 import { streamableHttp, type StreamableHttpTransport } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, assertThrows, test } from "../_harness.ts";
@@ -98,4 +101,31 @@ test("headless: no display, an SSH session or CI means no browser", () => {
   assertEquals(browserUnavailable(env({ CI: "false" }), "darwin"), undefined);
   assertEquals(browserUnavailable(env({}), "darwin"), undefined);
   assertEquals(browserUnavailable(env({}), "win32"), undefined);
+});
+
+test("profile: a browser login keeps its tokens under the profile, and signOut forgets only them", async () => {
+  await using as = await startOAuthFixture();
+  const store = memoryTokenStore();
+  const follow = async (url: URL) => {
+    const response = await fetch(url, { redirect: "manual" });
+    await response.body?.cancel();
+    return new URL(response.headers.get("location")!, url).href;
+  };
+  const body = { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) };
+  const work = withOAuth({ ...oauth, onAuthorizationUrl: follow, store, profile: "work" });
+  const home = withOAuth({ ...oauth, onAuthorizationUrl: follow, store, profile: "personal" });
+  assertEquals((await work(fetch)(as.url, body)).status, 200);
+  assertEquals((await home(fetch)(as.url, body)).status, 200);
+  assertEquals(as.count("/authorize"), 2, "each profile logged in on its own");
+  const key = { principal: "default", issuer: new URL(as.url).origin, resource: as.url.href };
+  const w = await store.getTokens({ ...key, profile: "work" });
+  const h = await store.getTokens({ ...key, profile: "personal" });
+  assert(w !== undefined && h !== undefined && w.accessToken !== h.accessToken);
+  assertEquals(await store.getTokens(key), undefined);
+  await work.signOut();
+  assertEquals(await store.getTokens({ ...key, profile: "work" }), undefined);
+  assertEquals(
+    (await store.getTokens({ ...key, profile: "personal" }))?.accessToken,
+    h.accessToken,
+  );
 });
