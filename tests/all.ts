@@ -20,6 +20,7 @@ import "./cli/tmux_test.ts";
 import "./cli/usage_test.ts";
 import "./client/auth_test.ts";
 import "./client/connect_test.ts";
+import "./client/content_test.ts";
 import "./client/connection_test.ts";
 import "./client/faults_test.ts";
 import "./client/handshake_test.ts";
