@@ -13,6 +13,7 @@ import { memoryStore } from "../cache/memory.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { TraceHooks } from "../tracing/hooks.ts";
 import { GOVERNANCE_KEYS } from "../governance/options.ts";
+import { CLIENT_OPTION_NAMES } from "./option_names.ts";
 import { createGovernance, type Governance } from "../governance/pipeline.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
@@ -95,33 +96,7 @@ export interface ResolvedOptions {
 
 export type { ResolvedRetry } from "./_option_checks.ts";
 
-const KEYS = new Set([
-  "transport",
-  "protocol",
-  "versions",
-  "clientInfo",
-  "handler",
-  "requestTimeout",
-  "probeTimeout",
-  "reconnect",
-  "samplingTools",
-  "samplingContext",
-  "rootsListChanged",
-  "elicitationUrl",
-  "maxRounds",
-  "onWarning",
-  "retry",
-  "includeInstructions",
-  "trusted",
-  "cache",
-  "legacyTtlMs",
-  "tracer",
-  "meter",
-  "recordArguments",
-  "shape",
-  "name",
-  ...GOVERNANCE_KEYS,
-]);
+const KEYS = new Set(CLIENT_OPTION_NAMES);
 
 function rounds(value: unknown): number {
   if (value === undefined) return 8;
