@@ -220,7 +220,9 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     legacyTtlMs: legacyTtl(options.legacyTtlMs),
     warn: (message) => {
       try {
-        (onWarning as ((message: string) => void) | undefined)?.(message);
+        // Without onWarning, warnings go to stderr (console.warn): the client is not silent.
+        if (onWarning === undefined) console.warn(`@conduit/mcp: ${message}`);
+        else (onWarning as (message: string) => void)(message);
       } catch {
         // A throwing warning sink must not break the client.
       }
