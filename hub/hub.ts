@@ -97,7 +97,8 @@ export function hub(options: HubOptions): Hub {
   if (onWarning !== undefined && typeof onWarning !== "function") {
     throw new TypeError("hub onWarning must be a function");
   }
-  const warn = onWarning ?? (() => {});
+  // As a client's: without onWarning, warnings go to stderr.
+  const warn = onWarning ?? ((message: string) => console.warn(`@conduit/mcp: ${message}`));
   const backoff = backoffOf(options.reconnect);
   let closed = false;
   const notes = createNotificationHub<HubNotification>(warn, () => closed);

@@ -95,7 +95,10 @@ export interface HubOptions {
    * governance goes in its entry and sees its own names.
    */
   governance?: HubGovernanceOptions;
-  /** Receives diagnostics (a server that failed, a name collision); never secrets. */
+  /**
+   * Receives diagnostics (a server that failed, a name collision); never secrets. Default:
+   * `console.warn` (stderr), prefixed `@conduit/mcp:`.
+   */
   onWarning?: (message: string) => void;
 }
 

@@ -55,6 +55,16 @@ for (const runtime of ["deno", "bun"] as const) {
       });
       assertEquals(run.status, 0, `${line}\n${run.stdout}\n${run.stderr}`);
       assertEquals(run.stdout.trim().split("\n"), ["legacy 2025-11-25", "true Echo: hi"]);
+      if (runtime === "deno") {
+        // "Running a checkout": deno check with the checkout's config finds every package.
+        const check = spawnSync(BIN.deno, ["check", "--config", join(ROOT, "deno.json"), file], {
+          cwd: dir,
+          encoding: "utf8",
+          timeout: 100_000,
+          env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1" },
+        });
+        assertEquals(check.status, 0, check.stderr);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 // A host killed by SIGTERM ends the process groups of the stdio servers it started, though
 // the server ignores its stdin's end and left a grandchild: a real host subprocess, under the
 // runtime running the tests.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,13 +10,17 @@ import { assert, assertEquals, scriptCommand, test } from "../_harness.ts";
 
 const HOST = fileURLToPath(new URL("../fixtures/signal_host.ts", import.meta.url));
 
+/** Whether `pid` runs: it takes signal 0 and is not a zombie waiting to be reaped. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  // A process whose parent (the host) ended before reaping it stays a zombie until the
+  // container's init reaps it, if it ever does: it runs nothing.
+  const state = spawnSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8" });
+  return !state.stdout.trim().startsWith("Z");
 }
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
