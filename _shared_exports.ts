@@ -20,7 +20,8 @@ export * from "./protocol/trace_context.ts";
 export * from "./protocol/versions.ts";
 export { isTask, type Task, TASKS_EXTENSION, type TaskStatus } from "./protocol/tasks.ts";
 
-export { connectClient, createClient } from "./client/client.ts";
+export { connectClient, createClient, DEFAULT_READY_TIMEOUT } from "./client/client.ts";
+export { isContent, resultText } from "./client/content.ts";
 export * from "./client/types.ts";
 export type * from "./tracing/types.ts";
 export * from "./transports/transport.ts";

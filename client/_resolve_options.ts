@@ -15,6 +15,7 @@ import type { TraceHooks } from "../tracing/hooks.ts";
 import { GOVERNANCE_KEYS } from "../governance/options.ts";
 import { createGovernance } from "../governance/create.ts";
 import type { Governance } from "../governance/stages.ts";
+import { CLIENT_OPTION_NAMES } from "./option_names.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
 import { shapeDefaults, type ShapeSettings } from "./shaping.ts";
@@ -96,34 +97,7 @@ export interface ResolvedOptions {
 
 export type { ResolvedRetry } from "./_option_checks.ts";
 
-const KEYS = new Set([
-  "transport",
-  "protocol",
-  "versions",
-  "clientInfo",
-  "handler",
-  "requestTimeout",
-  "probeTimeout",
-  "reconnect",
-  "samplingTools",
-  "samplingContext",
-  "rootsListChanged",
-  "elicitationUrl",
-  "maxRounds",
-  "onWarning",
-  "retry",
-  "includeInstructions",
-  "trusted",
-  "cache",
-  "legacyTtlMs",
-  "tracer",
-  "meter",
-  "recordArguments",
-  "shape",
-  "name",
-  "profile",
-  ...GOVERNANCE_KEYS,
-]);
+const KEYS = new Set(CLIENT_OPTION_NAMES);
 
 function rounds(value: unknown): number {
   if (value === undefined) return 8;
@@ -255,7 +229,9 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     legacyTtlMs: legacyTtl(options.legacyTtlMs),
     warn: (message) => {
       try {
-        (onWarning as ((message: string) => void) | undefined)?.(message);
+        // Without onWarning, warnings go to stderr (console.warn): the client is not silent.
+        if (onWarning === undefined) console.warn(`@conduit/mcp: ${message}`);
+        else (onWarning as (message: string) => void)(message);
       } catch {
         // A throwing warning sink must not break the client.
       }

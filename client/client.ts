@@ -321,6 +321,12 @@ export function createClient(options: ClientOptions): McpClient {
 }
 
 /**
+ * How long `connect()` waits for the first handshake unless told otherwise (30 s): a server
+ * that never answers fails the connect, with what it wrote, instead of holding it.
+ */
+export const DEFAULT_READY_TIMEOUT = 30_000;
+
+/**
  * Creates a client and waits until it is ready: `createClient(options)` + `ready()`. If the
  * client cannot get ready it is closed and the promise rejects with the reason, by `timeout`
  * at the latest (closing goes on in the background past it).
@@ -348,6 +354,9 @@ export function createClient(options: ClientOptions): McpClient {
  * ```
  */
 export async function connectClient(options: ClientOptions, timeout?: number): Promise<McpClient> {
+  if (timeout !== undefined && (typeof timeout !== "number" || !(timeout > 0))) {
+    throw new TypeError("readyTimeout must be a number of milliseconds above 0 (or Infinity)");
+  }
   const client = createClient(options);
   const deadline = Date.now() + (timeout ?? Infinity);
   // `timeout` is a hard deadline: closing (a stdio server's grace period) may go on past it.

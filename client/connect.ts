@@ -8,7 +8,7 @@ import { stdio, type StdioOptions } from "../transports/stdio.ts";
 import type { StreamableHttpOptions } from "../transports/streamable_http.ts";
 import type { Transport } from "../transports/transport.ts";
 import { httpOrTransport } from "./target.ts";
-import { connectClient } from "./client.ts";
+import { connectClient, DEFAULT_READY_TIMEOUT } from "./client.ts";
 import type { ClientOptions, McpClient } from "./types.ts";
 
 /** Where {@linkcode connect} goes: a URL (Streamable HTTP), a command (stdio), or a transport. */
@@ -20,8 +20,9 @@ export interface ConnectOptions extends Omit<ClientOptions, "transport"> {
   http?: StreamableHttpOptions;
   /**
    * How long to wait for the first handshake, in milliseconds: a hard deadline (closing a
-   * client that did not get ready goes on in the background past it). Default: until the
-   * client gives up connecting.
+   * client that did not get ready goes on in the background past it). Default 30 000
+   * (`DEFAULT_READY_TIMEOUT`); `Infinity` waits until the client gives up connecting. The
+   * error says how many attempts were made and what the server wrote.
    */
   readyTimeout?: number;
 }
@@ -43,7 +44,7 @@ export interface ConnectOptions extends Omit<ClientOptions, "transport"> {
  * ```
  */
 export function connect(target: ConnectTarget, options: ConnectOptions = {}): Promise<McpClient> {
-  const { http, readyTimeout, ...rest } = options;
+  const { http, readyTimeout = DEFAULT_READY_TIMEOUT, ...rest } = options;
   let transport = httpOrTransport(target, http, undefined, rest.profile);
   if (transport === undefined) {
     const command = (target as { command?: unknown } | null)?.command;

@@ -7,7 +7,7 @@
 import type { StreamableHttpOptions } from "../transports/streamable_http.ts";
 import type { Transport } from "../transports/transport.ts";
 import { httpOrTransport } from "./target.ts";
-import { connectClient } from "./client.ts";
+import { connectClient, DEFAULT_READY_TIMEOUT } from "./client.ts";
 import type { ClientOptions, McpClient } from "./types.ts";
 
 /** Where the edge {@linkcode connect} goes: a URL (Streamable HTTP) or a transport. */
@@ -19,8 +19,9 @@ export interface HttpConnectOptions extends Omit<ClientOptions, "transport"> {
   http?: StreamableHttpOptions;
   /**
    * How long to wait for the first handshake, in milliseconds: a hard deadline (closing a
-   * client that did not get ready goes on in the background past it). Default: until the
-   * client gives up connecting.
+   * client that did not get ready goes on in the background past it). Default 30 000
+   * (`DEFAULT_READY_TIMEOUT`); `Infinity` waits until the client gives up connecting. The
+   * error says how many attempts were made and what the server wrote.
    */
   readyTimeout?: number;
 }
@@ -46,7 +47,7 @@ export function connect(
   target: HttpConnectTarget,
   options: HttpConnectOptions = {},
 ): Promise<McpClient> {
-  const { http, readyTimeout, ...rest } = options;
+  const { http, readyTimeout = DEFAULT_READY_TIMEOUT, ...rest } = options;
   const transport = httpOrTransport(target, http, undefined, rest.profile);
   if (transport === undefined) {
     throw new TypeError("Cannot connect: the target must be a URL or a transport");

@@ -149,7 +149,12 @@ export interface ClientOptions {
    * before failing with kind `protocol`, reason `too_many_rounds` (default 8).
    */
   maxRounds?: number;
-  /** Receives diagnostics (skipped garbage lines, dropped tools); never secrets. */
+  /**
+   * Receives diagnostics (lines a server wrote to stdout that are not JSON-RPC, each failed
+   * attempt of the first connect, dropped tools, policy rules that match everything); never
+   * secrets. Default: `console.warn` (stderr), prefixed `@conduit/mcp:`; pass
+   * `() => {}` to drop them.
+   */
   onWarning?: (message: string) => void;
   /** Retries of requests answered with HTTP 408, 429 or 5xx, or `false` for none. */
   retry?: RetryOptions | false;

@@ -33,7 +33,9 @@ function ruleData(verdict: PolicyVerdict): Record<string, unknown> {
 
 function ruleText(verdict: PolicyVerdict): string {
   if (verdict.rule === undefined) return "the policy's default";
-  return `rule ${verdict.rule}${verdict.ruleName === undefined ? "" : ` ("${verdict.ruleName}")`}`;
+  return `rule ${verdict.rule + 1}${
+    verdict.ruleName === undefined ? "" : ` ("${verdict.ruleName}")`
+  }`;
 }
 
 /** The approval stage. */

@@ -15,6 +15,7 @@ import {
   compileRule,
   type Decision,
   type PolicyRule,
+  ruleWarnings,
 } from "./policy.ts";
 import type { GovernanceContext, Tool } from "./types.ts";
 
@@ -132,6 +133,7 @@ function isStore(value: unknown): value is CacheStore {
 export function checkGovernance(
   options: GovernanceOptions,
   store: CacheStore | undefined,
+  warn: (message: string) => void = () => {},
 ): GovernanceSettings {
   const { tools, validate, policy, hooks, pin } = options;
   if (validate !== undefined && typeof validate !== "boolean") {
@@ -164,6 +166,7 @@ export function checkGovernance(
     throw new TypeError('option "policy.rules" must be an array of rules');
   }
   settings.rules = (policy.rules ?? []).map((r, i) => compileRule(r, `policy.rules[${i}]`));
+  for (const warning of ruleWarnings(policy.rules ?? [])) warn(warning);
   if (policy.default !== undefined) {
     settings.fallback = checkDecision(policy.default, "policy.default");
   }

@@ -79,7 +79,7 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
   }
   const store = options.store ?? memoryStore();
   const warn = options.warn ?? (() => {});
-  const settings = checkGovernance(options, store);
+  const settings = checkGovernance(options, store, warn);
   const { filter, hooks } = settings;
   const pins = settings.pins === undefined ? undefined : createPins(settings.pins, warn);
   const unloaded = new McpError("The schema validator is still loading", {

@@ -22,6 +22,7 @@
  * @module
  */
 
+import { checkKeys } from "../protocol/option_keys.ts";
 import { anyMatcher, type Matcher, type Pattern, patternList } from "./glob.ts";
 
 /** What a rule decides. */
@@ -172,11 +173,7 @@ export function compileRule(rule: unknown, key: string): CompiledRule {
     throw new TypeError(`option "${key}" must be a rule object`);
   }
   const r = rule as Record<string, unknown>;
-  for (const member of Object.keys(r)) {
-    if (!RULE_KEYS.has(member)) {
-      throw new TypeError(`option "${key}" has unknown key "${member}"`);
-    }
-  }
+  checkKeys(r, RULE_KEYS, `${ruleLabel(key, r.name)} (${key})`);
   const decision = checkDecision(r.decision, `${key}.decision`);
   if (r.name !== undefined && typeof r.name !== "string") {
     throw new TypeError(`option "${key}.name" must be a string`);
@@ -275,6 +272,49 @@ export function decide(
     return verdict;
   }
   return { decision: fallback };
+}
+
+const MATCHERS = ["tools", "prompts", "resources", "annotations", "servers", "principals"];
+
+/** `policy rule 2 ("careful")` for the key `policy.rules[1]`: rules counted from 1. */
+function ruleLabel(key: string, name: unknown): string {
+  const index = /\[(\d+)\]$/.exec(key);
+  const label = index ? `policy rule ${Number(index[1]) + 1}` : key;
+  return typeof name === "string" ? `${label} ("${name}")` : label;
+}
+
+/**
+ * What may be wrong with rules that are valid: a rule without a matcher (it matches every
+ * request), a `name` that looks like a glob (`name` is only a label; the tools a rule
+ * matches go in `tools`). Rules are counted from 1.
+ *
+ * @param rules The rules, as given (already checked by `compileRule`).
+ * @returns One warning per problem, in rule order.
+ *
+ * @example
+ * ```ts
+ * import { ruleWarnings } from "./policy.ts";
+ *
+ * const [warning] = ruleWarnings([{ name: "delete_*", decision: "ask" }]);
+ * if (!warning.startsWith('policy rule 1 ("delete_*")')) throw new Error(warning);
+ * ```
+ */
+export function ruleWarnings(rules: readonly PolicyRule[]): string[] {
+  const warnings: string[] = [];
+  rules.forEach((rule, i) => {
+    const label = ruleLabel(`policy.rules[${i}]`, rule.name);
+    const matchers = MATCHERS.filter((key) => rule[key as keyof PolicyRule] !== undefined);
+    if (matchers.length > 0) return;
+    const glob = typeof rule.name === "string" && /[*?[\]{}]/.test(rule.name);
+    warnings.push(
+      glob
+        ? `${label} matches every request: "name" is only a label; to match tools by name, ` +
+          `write { tools: ${JSON.stringify(rule.name)}, decision: "${rule.decision}" }`
+        : `${label} has no matcher (${MATCHERS.join(", ")}), so it matches every request` +
+          ` and decides "${rule.decision}" for all of them`,
+    );
+  });
+  return warnings;
 }
 
 /**

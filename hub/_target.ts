@@ -11,6 +11,8 @@ import { stdio, STDIO_KEYS, type StdioOptions } from "../transports/stdio.ts";
 import type { Transport } from "../transports/transport.ts";
 import { httpOrTransport } from "../client/target.ts";
 import type { HubServer } from "./types.ts";
+import { CLIENT_OPTION_NAMES } from "../client/option_names.ts";
+import { checkKeys } from "../protocol/option_keys.ts";
 
 /** The keys of a stdio entry that go to the transport; the others are client options. */
 const STDIO_TRANSPORT_KEYS = new Set(STDIO_KEYS);
@@ -32,6 +34,17 @@ function httpTransport(where: string, url: unknown, rest: Record<string, unknown
   if (rest.auth !== undefined) options.auth = rest.auth;
   const profile = rest.profile as string | undefined;
   return httpOrTransport(url, options, `${where}.url`, profile)!;
+}
+
+/** The client options an entry may carry beside its transport's. */
+const CLIENT_KEYS = CLIENT_OPTION_NAMES.filter((key) => key !== "transport");
+
+/**
+ * Checks an entry's keys against what an entry of its kind takes, so a misspelt key is named
+ * with the nearest right one (`comand` → `command`) rather than as a client option.
+ */
+function checkEntry(record: Record<string, unknown>, kind: string, keys: Iterable<string>): void {
+  checkKeys(record, new Set(["type", ...keys, ...CLIENT_KEYS]), `this ${kind} entry`);
 }
 
 function split(entry: Record<string, unknown>, keys: Set<string>) {
@@ -70,6 +83,7 @@ export function clientOptionsFor(name: string, entry: HubServer): ClientOptions 
     throw new TypeError(`${where}.type must be "stdio", "http" or "sse"`);
   }
   if ("transport" in record) {
+    checkEntry(record, "transport", ["transport"]);
     const { transport, ...client } = record;
     const given = typeof transport === "object" ? httpOrTransport(transport, undefined) : undefined;
     if (given === undefined) throw new TypeError(`${where}.transport must be a transport`);
@@ -79,11 +93,13 @@ export function clientOptionsFor(name: string, entry: HubServer): ClientOptions 
     if (type !== undefined && type !== "stdio") {
       throw new TypeError(`${where} has a command, so its type must be "stdio"`);
     }
+    checkEntry(record, "stdio", STDIO_KEYS);
     const parts = split(record, STDIO_TRANSPORT_KEYS);
     const transport = stdio(parts.transport as unknown as StdioOptions);
     return { ...parts.client, transport } as unknown as ClientOptions;
   }
   if (record.url !== undefined) {
+    checkEntry(record, "url", HTTP_KEYS);
     const parts = split(record, HTTP_KEYS);
     // The entry's profile (a client option) also names its OAuth credentials' profile.
     const transport = httpTransport(where, record.url, {
@@ -92,5 +108,6 @@ export function clientOptionsFor(name: string, entry: HubServer): ClientOptions 
     });
     return { ...parts.client, transport } as unknown as ClientOptions;
   }
+  checkEntry(record, "server", [...STDIO_KEYS, ...HTTP_KEYS, "transport"]);
   throw new TypeError(`${where} needs a command, a url or a transport`);
 }

@@ -159,7 +159,8 @@ export function hub(options: HubOptions): Hub {
     DEFAULT_CATALOGUE_TTL_MS;
   const cache = checkStore(options.cache);
   const alwaysLoad = checkNames(options.alwaysLoad, "hub alwaysLoad");
-  const warn = onWarning ?? (() => {});
+  // As a client's: without onWarning, warnings go to stderr.
+  const warn = onWarning ?? ((message: string) => console.warn(`@conduit/mcp: ${message}`));
   const backoff = backoffOf(options.reconnect);
   let closed = false;
   const notes = createNotificationHub<HubNotification>(warn, () => closed);

@@ -131,7 +131,10 @@ export interface HubOptions {
    * governance goes in its entry and sees its own names.
    */
   governance?: HubGovernanceOptions;
-  /** Receives diagnostics (a server that failed, a name collision); never secrets. */
+  /**
+   * Receives diagnostics (a server that failed, a name collision); never secrets. Default:
+   * `console.warn` (stderr), prefixed `@conduit/mcp:`.
+   */
   onWarning?: (message: string) => void;
   /**
    * When servers start (default `"lazy"` with `lazy: true`, else `"eager"`); a server entry's

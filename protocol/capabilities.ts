@@ -147,7 +147,10 @@ export interface ClientHandler {
 export interface ClientCapabilitiesOptions {
   /** The era to build for (default: the era of `version`, else `"modern"`). */
   era?: Era;
-  /** The exact version, when known; `"2025-06-18"` gets the form-only `elicitation: {}`. */
+  /**
+   * The exact version, when known; `"2025-06-18"` gets the form-only `elicitation: {}`, and
+   * `"2025-03-26"` no elicitation and a plain `sampling: {}`.
+   */
   version?: string;
   /** Also declare `sampling.tools` (default `false`). */
   samplingTools?: boolean;
@@ -193,13 +196,15 @@ export function clientCapabilities(
   if (typeof handler !== "object" || handler === null) return caps;
   const versionEra = opts.version === undefined ? "unknown" : eraOf(opts.version);
   const mode: Era = opts.era ?? (versionEra === "unknown" ? "modern" : versionEra);
+  // 2025-03-26 knows sampling without its sub-capabilities, and no elicitation.
+  const oldest = opts.version === "2025-03-26";
   if (typeof handler.sampling === "function") {
     const sampling: Record<string, unknown> = {};
-    if (opts.samplingTools) sampling.tools = {};
-    if (opts.samplingContext) sampling.context = {};
+    if (opts.samplingTools && !oldest) sampling.tools = {};
+    if (opts.samplingContext && !oldest) sampling.context = {};
     caps.sampling = sampling;
   }
-  if (typeof handler.elicitation === "function") {
+  if (typeof handler.elicitation === "function" && !oldest) {
     caps.elicitation = opts.version === "2025-06-18"
       ? {}
       : opts.elicitationUrl === false

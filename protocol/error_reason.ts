@@ -40,3 +40,32 @@ const REASONS: ReadonlyMap<number, string> = new Map([
 export function serverErrorReason(code: unknown): string {
   return (typeof code === "number" ? REASONS.get(code) : undefined) ?? "server_error";
 }
+
+/**
+ * A server error's message with its code after it, unless the message already names the
+ * code (servers built on the official SDKs write `MCP error -32602: …`): the code is said
+ * once.
+ *
+ * @param text The error's `message`.
+ * @param code The error's `code`, when it has one.
+ * @returns The text for the client's error message.
+ *
+ * @example
+ * ```ts
+ * import { withErrorCode } from "./error_reason.ts";
+ *
+ * if (withErrorCode("Invalid arguments", -32602) !== "Invalid arguments (-32602)") throw new Error();
+ * if (withErrorCode("MCP error -32602: Invalid arguments", -32602) !== "MCP error -32602: Invalid arguments") {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function withErrorCode(text: string, code: unknown): string {
+  if (code === undefined || code === null) return text;
+  const named = String(code);
+  const at = text.indexOf(named);
+  // The code as a number of its own in the text (not a part of a longer one).
+  const alone = at >= 0 && !/\d/.test(text[at + named.length] ?? "") &&
+    !/[\d-]/.test(text[at - 1] ?? "");
+  return alone ? text : `${text} (${named})`;
+}

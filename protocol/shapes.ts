@@ -93,13 +93,138 @@ export interface ResourceTemplatesPage {
   nextCursor?: string;
 }
 
-/** A content block (`text`, `image`, `audio`, `resource_link`, `resource`). */
-export interface ContentBlock {
+/** Optional hints on a content block (who it is for, how much it matters). */
+export interface ContentAnnotations {
+  /** Who the block is meant for: `"user"`, `"assistant"`. */
+  audience?: string[];
+  /** From 0 (least) to 1 (most important). */
+  priority?: number;
+  /** When it last changed (ISO 8601). */
+  lastModified?: string;
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** A `text` content block. */
+export interface TextContent {
+  /** Always `"text"`. */
+  type: "text";
+  /** The text. */
+  text: string;
+  /** Hints for the host. */
+  annotations?: ContentAnnotations;
+  /** Block metadata. */
+  _meta?: Record<string, unknown>;
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** An `image` content block: base64 `data` of `mimeType`. */
+export interface ImageContent {
+  /** Always `"image"`. */
+  type: "image";
+  /** The image, base64. */
+  data: string;
+  /** Its MIME type (`image/png`, …). */
+  mimeType: string;
+  /** Hints for the host. */
+  annotations?: ContentAnnotations;
+  /** Block metadata. */
+  _meta?: Record<string, unknown>;
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** An `audio` content block: base64 `data` of `mimeType`. */
+export interface AudioContent {
+  /** Always `"audio"`. */
+  type: "audio";
+  /** The audio, base64. */
+  data: string;
+  /** Its MIME type (`audio/wav`, …). */
+  mimeType: string;
+  /** Hints for the host. */
+  annotations?: ContentAnnotations;
+  /** Block metadata. */
+  _meta?: Record<string, unknown>;
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** A `resource_link` content block: a resource the client may read (`readResource(uri)`). */
+export interface ResourceLinkContent {
+  /** Always `"resource_link"`. */
+  type: "resource_link";
+  /** The resource's URI. */
+  uri: string;
+  /** Its name. */
+  name: string;
+  /** A name to show. */
+  title?: string;
+  /** What it is. */
+  description?: string;
+  /** Its MIME type, when known. */
+  mimeType?: string;
+  /** Its size in bytes, when known. */
+  size?: number;
+  /** Hints for the host. */
+  annotations?: ContentAnnotations;
+  /** Block metadata. */
+  _meta?: Record<string, unknown>;
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** A `resource` content block: a resource embedded whole, as text or as a base64 blob. */
+export interface EmbeddedResourceContent {
+  /** Always `"resource"`. */
+  type: "resource";
+  /** The resource: its `uri`, and `text` or `blob`. */
+  resource: {
+    uri: string;
+    mimeType?: string;
+    text?: string;
+    blob?: string;
+    [key: string]: unknown;
+  };
+  /** Hints for the host. */
+  annotations?: ContentAnnotations;
+  /** Block metadata. */
+  _meta?: Record<string, unknown>;
+  /** Further members. */
+  [key: string]: unknown;
+}
+
+/** The content blocks this client knows, told apart by `type`. */
+export type KnownContent =
+  | TextContent
+  | ImageContent
+  | AudioContent
+  | ResourceLinkContent
+  | EmbeddedResourceContent;
+
+/** The `type` of a block this client knows. */
+export type KnownContentType = KnownContent["type"];
+
+/**
+ * A block of a type this client does not know (a newer protocol's, or a server's own):
+ * handed over as the server sent it.
+ */
+export interface UnknownContent {
   /** The block's type. */
   type: string;
   /** Its members. */
   [key: string]: unknown;
 }
+
+/**
+ * A content block: `text`, `image`, `audio`, `resource_link`, `resource`, or a type this
+ * client does not know (`UnknownContent`, the open fallback). A known type's required
+ * members are checked when the result arrives, so a `text` block's `text` is a string.
+ * Since the fallback's `type` is any string, `block.type === "text"` alone does not narrow
+ * away the fallback in TypeScript: use `isContent(block, "text")` (or `resultText`).
+ */
+export type ContentBlock = KnownContent | UnknownContent;
 
 /** What a tool call returned. A tool that ran and failed has `isError: true`. */
 export interface ToolResult {

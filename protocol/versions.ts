@@ -7,11 +7,16 @@
 /** The first modern protocol version: stateless, `server/discover`, per-request `_meta`. */
 export const MODERN_VERSION = "2026-07-28";
 
-/** Every protocol version this client speaks, newest first. */
+/**
+ * Every protocol version this client speaks, newest first. 2025-03-26, the oldest, is offered
+ * last: many servers in use still answer only that one (without `structuredContent`,
+ * `outputSchema`, `title` or elicitation, which came in 2025-06-18).
+ */
 export const SUPPORTED_VERSIONS: readonly string[] = Object.freeze([
   "2026-07-28",
   "2025-11-25",
   "2025-06-18",
+  "2025-03-26",
 ]);
 
 /** A protocol era: `modern` (2026-07-28 and later) or `legacy` (the `initialize` handshake). */
@@ -51,7 +56,7 @@ export function era(version: unknown): Era | "unknown" {
 /**
  * Every protocol version the client speaks, newest first (a fresh copy).
  *
- * @returns `["2026-07-28", "2025-11-25", "2025-06-18"]`.
+ * @returns `["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]`.
  *
  * @example
  * ```ts

@@ -40,6 +40,10 @@ interface BunLike {
 interface ProcessLike {
   stderr: { write(chunk: Uint8Array): unknown };
   platform: string;
+  pid: number;
+  on(event: string, listener: () => void): unknown;
+  off(event: string, listener: () => void): unknown;
+  listenerCount(event: string): number;
   /** Signals a process, or (negative `pid`) a process group; 0 only checks. */
   kill(pid: number, signal: string | number): unknown;
 }
@@ -146,4 +150,31 @@ export function bunWriteStderr(chunk: Uint8Array): void {
 /** The operating system Bun runs on (`"linux"`, `"darwin"`, `"win32"`). */
 export function bunPlatform(): string {
   return nodeProcess().platform;
+}
+
+/**
+ * Calls `handler` once when this process gets one of `signals` (Node's `process.on`). After
+ * the handler, the signal takes its default course (ending the process) unless the host
+ * listens to it too.
+ *
+ * @param signals The signals.
+ * @param handler What to do first; may return a promise.
+ */
+export function bunOnSignals(
+  signals: readonly string[],
+  handler: (signal: string) => void | Promise<void>,
+): void {
+  const process = nodeProcess();
+  const listeners = new Map<string, () => void>();
+  for (const signal of signals) {
+    const listener = () => {
+      for (const [name, added] of listeners) process.off(name, added);
+      void Promise.resolve(handler(signal)).catch(() => {}).finally(() => {
+        // Nobody else listens: end as the signal would have.
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      });
+    };
+    listeners.set(signal, listener);
+    process.on(signal, listener);
+  }
 }

@@ -36,6 +36,9 @@ interface DenoLike {
     querySync?(descriptor: { name: "env"; variable?: string }): { state: string };
   };
   stderr: { writeSync(chunk: Uint8Array): number };
+  pid: number;
+  addSignalListener(signal: string, handler: () => void): void;
+  removeSignalListener(signal: string, handler: () => void): void;
 }
 
 function deno(): DenoLike {
@@ -73,6 +76,28 @@ export function denoReadEnv(names: readonly string[] | "all"): Record<string, st
     }
   }
   return result;
+}
+
+/**
+ * The variables of `names` (or, for `"all"`, the environment as a whole) that Deno's
+ * permissions keep this process from reading, so a child cannot inherit them.
+ *
+ * @param names The names a child should inherit, or `"all"`.
+ * @returns The hidden names (`["all"]` when the whole environment is hidden).
+ */
+export function denoHiddenEnv(names: readonly string[] | "all"): string[] {
+  const { permissions } = deno();
+  const query = permissions?.querySync;
+  if (query === undefined) return [];
+  const state = (variable?: string) => {
+    try {
+      return query({ name: "env", variable }).state;
+    } catch {
+      return "denied";
+    }
+  };
+  if (names === "all") return state() === "granted" ? [] : ["all"];
+  return names.filter((name) => state(name) !== "granted");
 }
 
 /**
@@ -128,4 +153,39 @@ export function denoWriteStderr(chunk: Uint8Array): void {
 export function denoPlatform(): string {
   const os = deno().build.os;
   return os === "windows" ? "win32" : os;
+}
+
+/**
+ * Calls `handler` once when this process gets one of `signals` (`Deno.addSignalListener`).
+ * Then the listeners are removed and the signal is raised again, so it takes its default
+ * course (ending the process); a host that listens to it too hears it a second time.
+ *
+ * @param signals The signals.
+ * @param handler What to do first; may return a promise.
+ */
+export function denoOnSignals(
+  signals: readonly string[],
+  handler: (signal: string) => void | Promise<void>,
+): void {
+  const runtime = deno();
+  if (runtime.build.os === "windows") return;
+  const listeners = new Map<string, () => void>();
+  for (const signal of signals) {
+    const listener = () => {
+      for (const [name, added] of listeners) runtime.removeSignalListener(name, added);
+      void Promise.resolve(handler(signal)).catch(() => {}).finally(() => {
+        try {
+          runtime.kill(runtime.pid, signal);
+        } catch {
+          // Not allowed to signal itself (an --allow-run list): nothing more to do.
+        }
+      });
+    };
+    listeners.set(signal, listener);
+    try {
+      runtime.addSignalListener(signal, listener);
+    } catch {
+      // A signal this platform does not have.
+    }
+  }
 }

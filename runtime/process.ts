@@ -77,6 +77,11 @@ export interface ChildProcess {
   killTree?(signal: KillSignal): boolean;
   /** Whether any process of the child's process group is still alive (see `killTree`). */
   treeAlive?(): boolean;
+  /**
+   * Set when the child was started without variables it was meant to inherit because this
+   * process may not read them (Deno without `--allow-env`): which ones, and the flag to add.
+   */
+  envWarning?: string;
 }
 
 /** The resolved launch request the runtime adapters receive. */

@@ -12,7 +12,8 @@ import { runtimeName } from "./detect.ts";
 import { bunReadEnv, bunSpawn, bunWriteStderr } from "./bun.ts";
 import { childEnv, type InheritEnv } from "./env.ts";
 import { spawnError } from "./_spawn_error.ts";
-import { denoReadEnv, denoSpawn, denoWriteStderr } from "./deno.ts";
+import { hostEnding, trackGroup } from "./groups.ts";
+import { denoHiddenEnv, denoReadEnv, denoSpawn, denoWriteStderr } from "./deno.ts";
 import type { ChildProcess, ResolvedSpawn } from "./process.ts";
 
 export type { ChildProcess, ExitStatus, KillSignal, ResolvedSpawn } from "./process.ts";
@@ -77,14 +78,56 @@ export function spawnProcess(options: SpawnOptions): ChildProcess {
       { kind: "transport", reason: "spawn_unsupported" },
     );
   }
-  const readParent = runtime === "deno" ? denoReadEnv : bunReadEnv;
-  const env = childEnv(options.inheritEnv ?? "safe", options.env, readParent);
-  const resolved: ResolvedSpawn = { command: options.command, args, env, cwd: options.cwd };
-  try {
-    return runtime === "deno" ? denoSpawn(resolved) : bunSpawn(resolved);
-  } catch (error) {
-    throw spawnError(options.command, error);
+  if (hostEnding()) {
+    throw new McpError(`Cannot start "${options.command}": this process is ending`, {
+      kind: "transport",
+      reason: "host_ending",
+    });
   }
+  const readParent = runtime === "deno" ? denoReadEnv : bunReadEnv;
+  const inherit = options.inheritEnv ?? "safe";
+  const env = childEnv(inherit, options.env, readParent);
+  const resolved: ResolvedSpawn = { command: options.command, args, env, cwd: options.cwd };
+  const envWarning = runtime === "deno" ? hiddenEnvWarning(inherit, env) : undefined;
+  let child: ChildProcess;
+  try {
+    child = runtime === "deno" ? denoSpawn(resolved) : bunSpawn(resolved);
+  } catch (error) {
+    const failure = spawnError(options.command, error);
+    if (envWarning === undefined) throw failure;
+    throw new McpError(`${failure.message}; ${envWarning}`, {
+      kind: "transport",
+      reason: failure.reason,
+      cause: error,
+    });
+  }
+  if (envWarning !== undefined) child.envWarning = envWarning;
+  trackGroup(child);
+  return child;
+}
+
+/** The variables without which a server usually cannot start (found through PATH, HOME). */
+const NEEDED = ["PATH", "HOME"];
+
+/**
+ * Under Deno: what to say when the child will miss variables it should inherit because
+ * `--allow-env` does not cover them (only those that matter for starting: `PATH`, `HOME`, or
+ * the whole environment for `inheritEnv: "all"`), unless `env` gives them.
+ */
+function hiddenEnvWarning(inherit: InheritEnv, env: Record<string, string>): string | undefined {
+  if (inherit === "none") return undefined;
+  const wanted = inherit === "all"
+    ? "all"
+    : (inherit === "safe" ? NEEDED : inherit).filter((name) => env[name] === undefined);
+  if (wanted !== "all" && wanted.length === 0) return undefined;
+  const hidden = denoHiddenEnv(wanted);
+  if (hidden.length === 0) return undefined;
+  const what = hidden[0] === "all" ? "the environment" : hidden.join(", ");
+  return `Deno may not read ${what}, so the server starts without ${
+    hidden[0] === "all" ? "it" : "them"
+  }: run deno with --allow-env (or --allow-env=${
+    hidden[0] === "all" ? "NAME,…" : hidden.join(",")
+  }), or pass them in env`;
 }
 
 /**

@@ -6,6 +6,7 @@
 
 import { McpError } from "../protocol/errors.ts";
 import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
+import { sanitizeText } from "../protocol/text.ts";
 import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
 import { counted } from "./census.ts";
 import { leadingResponseId } from "./_line_id.ts";
@@ -27,13 +28,51 @@ function messageTail(text: string): string {
   return "…" + trimmed.slice(-MESSAGE_TAIL_CHARS).trimStart();
 }
 
-function exitError(status: ExitStatus, stderr: string): McpError {
+/** How much of a skipped stdout line goes into a message. */
+const SKIPPED_LINE_CHARS = 200;
+
+/** What a link saw on stdout that was not JSON-RPC: how many lines, and the first. */
+interface Skipped {
+  count: number;
+  first?: string;
+}
+
+/** A skipped line, made fit for a message: visible characters only, one line, cut short. */
+function shortLine(line: string): string {
+  const clean = sanitizeText(line, { maxBytes: SKIPPED_LINE_CHARS * 4 }).replace(/\s+/g, " ")
+    .trim();
+  return clean.length <= SKIPPED_LINE_CHARS ? clean : clean.slice(0, SKIPPED_LINE_CHARS) + "…";
+}
+
+/** The sentence about lines skipped on stdout, or `""` when there were none. */
+function skippedText(skipped: Skipped): string {
+  if (skipped.count === 0) return "";
+  const lines = skipped.count === 1 ? "1 line" : `${skipped.count} lines`;
+  return `its stdout had ${lines} that ${skipped.count === 1 ? "is" : "are"} not JSON-RPC ` +
+    `(a server must write only protocol messages to stdout, and its logs to stderr), ` +
+    `the first: ${JSON.stringify(skipped.first ?? "")}`;
+}
+
+/** What the server wrote that may explain a failure: skipped stdout lines, the stderr tail. */
+function diagnosis(skipped: Skipped, stderr: string): string {
+  const tail = messageTail(stderr);
+  const parts = [skippedText(skipped), tail ? `its stderr ends with:\n${tail}` : ""];
+  return parts.filter((part) => part !== "").join("; ");
+}
+
+function exitError(
+  status: ExitStatus,
+  skipped: Skipped,
+  stderr: string,
+  envWarning: string | undefined,
+): McpError {
   const how = status.signal
     ? `was killed by ${status.signal}`
     : `exited with code ${status.code ?? "unknown"}`;
-  const tail = messageTail(stderr);
+  const seen = diagnosis(skipped, stderr);
+  const hint = envWarning === undefined ? "" : ` (${envWarning})`;
   return new McpError(
-    `The server process ${how}${tail ? `; its stderr ends with:\n${tail}` : ""}`,
+    `The server process ${how}${hint}${seen ? `; ${seen}` : ""}`,
     { kind: "transport", reason: "process_exited" },
   );
 }
@@ -97,7 +136,10 @@ export function startLink(
   let ended = false; // no more writes: closing, exited, or stdout gone
   let reported = false;
   let closePromise: Promise<void> | undefined;
-  let exitFailure: McpError | undefined; // how the process ended, once its pipes drained
+  const skipped: Skipped = { count: 0 };
+  // The exit as an error, once what the server wrote has been read (undefined when closing).
+  let settleExit!: (error: McpError | undefined) => void;
+  const exitReport = new Promise<McpError | undefined>((resolve) => settleExit = resolve);
 
   const warn = (text: string) => {
     try {
@@ -106,6 +148,9 @@ export function startLink(
       // A throwing logger must not break the link.
     }
   };
+
+  // Said before anything else: the server was started without variables it should have.
+  if (child.envWarning !== undefined) warn(child.envWarning);
 
   const report = (error: McpError) => {
     if (reported || closing) return;
@@ -142,6 +187,24 @@ export function startLink(
     if (!writing) void drain();
   };
 
+  /**
+   * Why a write failed: a process that exited (the usual cause: it died at start) is reported
+   * by its exit, with what it wrote, as the link's end is; else the write error.
+   */
+  async function writeFailure(error: unknown): Promise<McpError> {
+    if (!closing && (status !== undefined || await within(child.exited, DRAIN_MS))) {
+      const exit = await exitReport;
+      if (exit !== undefined) {
+        return new McpError(exit.message, { kind: "transport", reason: exit.reason, cause: error });
+      }
+    }
+    return new McpError("Cannot write to the server process", {
+      kind: "transport",
+      reason: status ? "process_exited" : "write_failed",
+      cause: error,
+    });
+  }
+
   /** Writes the queued batches one at a time; a failed write rejects its whole batch. */
   async function drain(): Promise<void> {
     writing = true;
@@ -152,14 +215,7 @@ export function startLink(
         try {
           await writer.write(encoder.encode(lines.length === 1 ? lines[0] : lines.join("")));
         } catch (error) {
-          // Usually the process has gone: then the exit handler fails these writes with how
-          // it ended (its code, its stderr), which says more than the broken pipe.
-          if (await within(child.exited, DRAIN_MS)) continue;
-          failure = new McpError("Cannot write to the server process", {
-            kind: "transport",
-            reason: "write_failed",
-            cause: error,
-          });
+          failure = await writeFailure(error);
         }
         for (const waiter of waiters) {
           // Gone from the set: failWrites already rejected it.
@@ -179,11 +235,14 @@ export function startLink(
       if (closing) return;
       const decoded = decodeMessage(line);
       if (!decoded.ok) {
+        if (skipped.count++ === 0) skipped.first = shortLine(line);
+        // A viewer (the CLI's --verbose) sees the line itself, redacted by the guard.
         try {
           sink.skipped?.(line);
         } catch {
           // A throwing viewer must not break the link.
         }
+        // The line itself is not echoed in the warning (each one would be); errors quote the first.
         warn(`skipped a line from the server that is not a JSON-RPC message (${decoded.reason})`);
         if (decoded.id !== undefined) sink.malformed?.(decoded.id, decoded);
         return;
@@ -248,15 +307,15 @@ export function startLink(
           reason: "process_exited",
         }),
       );
-      return;
+      return settleExit(undefined);
     }
     // Deliver what the server wrote before it ended, and read its last words on stderr.
     const drained = await within(Promise.all([stdoutDone, stderrDone]), DRAIN_MS);
     if (!drained) cancelReaders();
-    // Writes still waiting fail with the same error as the link: the code and the stderr.
-    exitFailure = exitError(exit, ring.text());
-    failWrites(exitFailure);
-    report(exitFailure);
+    const error = exitError(exit, skipped, ring.text(), child.envWarning);
+    settleExit(error);
+    failWrites(error); // writes waiting meanwhile fail with the exit and what the server wrote
+    report(error);
     // What the process started may live on (a wrapper's server): end it too.
     if (child.treeAlive?.()) void terminateOnce();
   });
@@ -289,16 +348,27 @@ export function startLink(
     pid: child.pid,
     exited: child.exited,
     stderrTail: () => ring.text(),
+    diagnose: () => diagnosis(skipped, ring.text()) || undefined,
     send(message: JsonRpcMessage): Promise<void> {
+      if (ended && !closing && status !== undefined) {
+        // The process exited: say so with what it wrote (once that has been read).
+        return exitReport.then((exit) =>
+          Promise.reject(
+            exit ?? new McpError("The server process has exited", {
+              kind: "transport",
+              reason: "process_exited",
+            }),
+          )
+        );
+      }
       if (ended) {
         return Promise.reject(
           closing
             ? new McpError("The stdio link is closed", { kind: "transport", reason: "closed" })
-            : exitFailure ??
-              new McpError("The server process has exited", {
-                kind: "transport",
-                reason: "process_exited",
-              }),
+            : new McpError("The server process has exited", {
+              kind: "transport",
+              reason: "process_exited",
+            }),
         );
       }
       let line: string;

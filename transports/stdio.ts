@@ -280,7 +280,21 @@ export function stdio(options: StdioOptions): StdioTransport {
         }),
       );
     }
-    latest = startLink(child, secrets.empty ? sink : guardSink(sink, secrets), settings);
+    const link = startLink(child, secrets.empty ? sink : guardSink(sink, secrets), settings);
+    if (!secrets.empty) {
+      // A failed write reports the exit with what the server wrote: redacted as well.
+      const send = link.send;
+      link.send = (message, sendOptions) =>
+        send.call(link, message, sendOptions).catch((error) => {
+          throw secrets.error(error);
+        });
+      const diagnose = link.diagnose!;
+      link.diagnose = () => {
+        const text = diagnose();
+        return text === undefined ? undefined : secrets.text(text);
+      };
+    }
+    latest = link;
     return Promise.resolve(latest);
   };
   return holdSecrets({

@@ -117,6 +117,12 @@ export interface TransportLink {
   probe?(request: JsonRpcRequest, options?: SendOptions): Promise<HttpProbeResult>;
   /** HTTP only: the legacy session id the server handed out (`Mcp-Session-Id`), if any. */
   sessionId?(): string | undefined;
+  /**
+   * What the link saw that may explain a server that does not answer (stdio: the lines on
+   * stdout that are not JSON-RPC, the stderr tail), sanitised, redacted and cut short; or
+   * `undefined` when there is nothing to say.
+   */
+  diagnose?(): string | undefined;
   /** Closes the link (ends the process, deletes the HTTP session). Idempotent. */
   close(): Promise<void>;
 }

@@ -13,7 +13,7 @@ import { isRequest, type JsonObject } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
 import { DEFAULT_MAX_RETRY_AFTER } from "../../clock/timer.ts";
 import { backoffDelay, delay } from "../_async.ts";
-import { type ConnectionState, gaveUpError } from "./_state.ts";
+import { type ConnectionState, gaveUpError, lastAttemptError } from "./_state.ts";
 import { connectionError, dropLink, negotiateContext, restoreLogLevel } from "./_steps.ts";
 import { envelopeBuilder } from "./_envelope.ts";
 import { retryable } from "./_fatal.ts";
@@ -104,7 +104,10 @@ export function createConnector(
     return handle;
   };
 
-  const giveUp = (error: McpError) => {
+  const giveUp = (last: McpError) => {
+    // Attempts made: the first connect's first attempt is not counted as a retry.
+    const made = s.attempts + (s.negotiated === undefined ? 1 : 0);
+    const error = lastAttemptError(last, made, Date.now() - s.startedAt);
     s.close(gaveUpError(error), error);
     room.rejectAll(error);
     room.settle(error);
@@ -156,8 +159,19 @@ export function createConnector(
         const retryAfter = lastError?.data && typeof lastError.data === "object"
           ? Number((lastError.data as JsonObject).retryAfterMs ?? 0)
           : 0;
+        const pause = Math.max(backoff, Math.min(retryAfter || 0, maxRetryAfter));
+        if (s.negotiated === undefined && lastError !== undefined) {
+          // The first connect says each retry: a server that cannot start is not silent.
+          const said = lastError.message.replace(/\s*\n\s*/g, " ");
+          const line = said.length > 300 ? `${said.slice(0, 300)}…` : said;
+          options.warn(
+            `Connecting failed (attempt ${attempt}): ${line}; trying again in ${
+              Math.round(pause)
+            } ms`,
+          );
+        }
         try {
-          await delay(Math.max(backoff, Math.min(retryAfter || 0, maxRetryAfter)), signal);
+          await delay(pause, signal);
         } catch {
           return;
         }

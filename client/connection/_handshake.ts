@@ -128,13 +128,32 @@ export function fromDiscover(verdict: Extract<Verdict, { verdict: "modern" }>): 
 }
 
 /**
+ * The newest of `offered` below `refused`, when the server's answer `answered` leaves room
+ * for it: the server answered a version the client does not speak, or one older than a
+ * version the client offers between the two (a server may answer its oldest version when
+ * asked for one it lacks, though it speaks a newer one).
+ */
+function newerBelow(answered: unknown, refused: string, offered: string[]): string | undefined {
+  if (typeof answered !== "string" || answered === refused) return undefined;
+  const below = offered.find((version) => version < refused);
+  if (below === undefined) return undefined;
+  return !offered.includes(answered) || answered < below ? below : undefined;
+}
+
+/**
  * The legacy handshake: `initialize` offering `offered[0]` (once more with a version the
- * server names as supported), then `notifications/initialized`.
+ * server names as supported), then `notifications/initialized`. When the server answers a
+ * version the client does not speak, or an older one than a version the client offers
+ * below the one it asked for, the client asks once more, on a fresh link (`ctx.reopen`),
+ * for the newest version it offers below the one refused, and takes what the server then
+ * answers if it speaks it.
  *
  * @param ctx The client's settings.
  * @param handle The link.
  * @param offered The legacy versions to offer, preferred first.
- * @returns The outcome.
+ * @param reopen Whether the handshake may open a fresh link to ask again (not when renewing
+ *   a session).
+ * @returns The link the handshake ended on, and the outcome.
  * @throws {McpError} Kind `protocol` (no common version, `initialize` rejected), or as the
  * request failed.
  */
@@ -142,7 +161,8 @@ export async function initialize(
   ctx: NegotiateContext,
   handle: LinkHandle,
   offered: string[],
-): Promise<Negotiated> {
+  reopen = true,
+): Promise<[LinkHandle, Negotiated]> {
   if (offered.length === 0) {
     throw new McpError("The client offers no legacy protocol version", {
       kind: "protocol",
@@ -151,6 +171,7 @@ export async function initialize(
   }
   let requested = offered[0];
   let result: JsonObject | undefined;
+  let askedAgain = false;
   for (let attempt = 0; result === undefined; attempt++) {
     const params = {
       protocolVersion: requested,
@@ -181,6 +202,17 @@ export async function initialize(
         cause: error,
       });
     }
+    const below = reopen && !askedAgain
+      ? newerBelow(result.protocolVersion, requested, offered)
+      : undefined;
+    if (below !== undefined) {
+      // Asked again on a fresh link: the first process or session heard an initialize
+      // that is never completed.
+      askedAgain = true;
+      requested = below;
+      result = undefined;
+      handle = await ctx.reopen();
+    }
   }
   const version = result.protocolVersion;
   if (typeof version !== "string" || !offered.includes(version)) {
@@ -191,11 +223,11 @@ export async function initialize(
     );
   }
   await handle.session.notify("notifications/initialized");
-  return {
+  return [handle, {
     era: "legacy",
     version,
     serverInfo: isObject(result.serverInfo) ? result.serverInfo as Implementation : undefined,
     capabilities: isObject(result.capabilities) ? result.capabilities : {},
     instructions: typeof result.instructions === "string" ? result.instructions : undefined,
-  };
+  }];
 }

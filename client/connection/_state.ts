@@ -81,6 +81,8 @@ export interface ConnectionState {
    * right after each handshake.
    */
   readonly attempts: number;
+  /** When connecting started (the client was created, or `reconnect()` was asked). */
+  readonly startedAt: number;
   /** The last failure of the connection. */
   readonly lastError?: McpError;
   /** What requests fail with while closed. */
@@ -156,12 +158,13 @@ export function createConnectionState(
   const s: Mutable<ConnectionState> = {
     options,
     events,
-    room: createWaitRoom<Outgoing>(() => s.lastError),
+    room: createWaitRoom<Outgoing>(() => s.lastError, (timeout) => notReadyText(s, timeout)),
     attemptLinks: new Set<LinkHandle>(),
     state: "connecting",
     get attempts() {
       return count.attempts;
     },
+    startedAt: Date.now(),
     capabilities: {},
     run: new AbortController(),
     sessionGeneration: 0,
@@ -201,6 +204,7 @@ export function createConnectionState(
       if (error !== undefined) s.lastError = error;
     },
     restart() {
+      s.startedAt = Date.now();
       s.state = s.negotiated ? "reconnecting" : "connecting";
       count.reset();
       s.lastError = undefined;
@@ -242,6 +246,49 @@ export function createConnectionState(
     s.capabilities = capabilitiesFor(options, outcome.era, outcome.version);
   };
   return s;
+}
+
+/** `1 attempt`, `3 attempts`. */
+function attemptsText(count: number): string {
+  return count === 1 ? "1 attempt" : `${count} attempts`;
+}
+
+/**
+ * Why a `ready()` wait timed out, first line first: how long, how many attempts, the last
+ * failure, and what the server wrote that may explain it (lines on stdout that are not
+ * JSON-RPC, the stderr tail), as the transport reports it (sanitised and redacted).
+ */
+function notReadyText(s: ConnectionState, timeout: number): string {
+  const made = s.attempts + 1;
+  const handles = [...s.attemptLinks, ...(s.current === undefined ? [] : [s.current])];
+  const seen = handles.map((handle) => handle.link?.diagnose?.()).find((text) => !!text);
+  const last = s.lastError;
+  let text = `The server was not ready within ${timeout} ms (${attemptsText(made)})`;
+  if (last === undefined && seen === undefined) {
+    text += ": it did not answer the handshake. If it is slow to start, raise readyTimeout; " +
+      'stderr: "inherit" shows what it prints';
+  }
+  if (last !== undefined) text += `; the last attempt failed: ${last.message}`;
+  if (seen !== undefined) text += `; ${seen}`;
+  return text;
+}
+
+/**
+ * The error a first connect that gave up rejects with: the last failure, said to have come
+ * after `attempts` attempts over `ms` milliseconds when there was more than one.
+ *
+ * @param error The last failure.
+ * @param attempts How many attempts were made.
+ * @param ms How long connecting took.
+ * @returns The error.
+ */
+export function lastAttemptError(error: McpError, attempts: number, ms: number): McpError {
+  if (attempts <= 1) return error;
+  const seconds = (ms / 1000).toFixed(1);
+  return new McpError(
+    `Gave up connecting after ${attemptsText(attempts)} in ${seconds} s: ${error.message}`,
+    { kind: error.kind, reason: error.reason, code: error.code, data: error.data, cause: error },
+  );
 }
 
 /**

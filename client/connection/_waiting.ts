@@ -57,10 +57,13 @@ interface Entry<O extends RequestOptions> extends Queued<O> {
  * Creates the wait room of a connection.
  *
  * @param lastError The connection's last failure (the cause of a wait that timed out).
+ * @param explain The message of a `ready()` wait that timed out.
  * @returns The wait room.
  */
 export function createWaitRoom<O extends RequestOptions>(
   lastError: () => McpError | undefined,
+  explain: (timeout: number) => string = (timeout) =>
+    `The client was not ready within ${timeout} ms`,
 ): WaitRoom<O> {
   const queue = new Set<Entry<O>>();
   const waiters = new Set<{ resolve(): void; reject(error: McpError): void }>();
@@ -138,7 +141,7 @@ export function createWaitRoom<O extends RequestOptions>(
         if (timeout === undefined || !Number.isFinite(timeout)) return;
         const armed = startTimer(() => {
           if (waiters.delete(waiter)) {
-            reject(notReady(`The client was not ready within ${timeout} ms`));
+            reject(notReady(explain(timeout)));
           }
         }, timeout);
         if (waiters.has(waiter)) timer = armed;

@@ -25,7 +25,7 @@ function only(era: Era, versions: readonly string[]): string[] {
 
 /** The legacy handshake on the first link. */
 function legacy(ctx: NegotiateContext, offered: string[]): Promise<[LinkHandle, Negotiated]> {
-  return initialize(ctx, ctx.handle, offered).then((n) => [ctx.handle, n]);
+  return initialize(ctx, ctx.handle, offered);
 }
 
 function refuseLegacy(ctx: NegotiateContext): McpError | undefined {
@@ -104,7 +104,7 @@ async function probe(ctx: NegotiateContext, versions: string[]): Promise<[LinkHa
         if (refused) throw refused;
         if (verdict.verdict === "reconnect_legacy") handle = await ctx.reopen();
         const offered = only("legacy", ctx.versions);
-        return [handle, await initialize(ctx, handle, offered).catch(notFound(probed))];
+        return await initialize(ctx, handle, offered).catch(notFound(probed));
       }
       case "authorize": {
         const summary = safeChallenge(probed.challenge);
@@ -150,7 +150,7 @@ export function renewLegacySession(
   const offered = eraOf(ctx.protocol) === "legacy"
     ? [ctx.protocol]
     : [version, ...only("legacy", ctx.versions).filter((v) => v !== version)];
-  return initialize(ctx, handle, offered);
+  return initialize(ctx, handle, offered, false).then(([, negotiated]) => negotiated);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import { McpError } from "../../protocol/errors.ts";
-import { serverErrorReason } from "../../protocol/error_reason.ts";
+import { serverErrorReason, withErrorCode } from "../../protocol/error_reason.ts";
 import { malformedAnswer } from "../../protocol/malformed.ts";
 import {
   type DecodeFailure,
@@ -211,7 +211,7 @@ export function createSession(options: SessionOptions): Session {
         if (entry === undefined && typeof message.id === "number") late.take(message.id, undefined);
         const { code, message: text, data } = message.error;
         entry?.fail(
-          new McpError(`${entry.method} failed: ${text} (${code})`, {
+          new McpError(`${entry.method} failed: ${withErrorCode(text, code)}`, {
             kind: "server",
             reason: serverErrorReason(code),
             code,

@@ -11,6 +11,7 @@ import { isLogLevel, type LogLevel } from "../../protocol/meta.ts";
 import { checkCallOptions, checkOptions, invalid, nonEmpty, requestOptions } from "./_checks.ts";
 import { isObject, put } from "../_json.ts";
 import { requestWithInput } from "./mrtr.ts";
+import { contentProblem } from "../content.ts";
 import type { Requester } from "./_requester.ts";
 import type {
   CallOptions,
@@ -72,6 +73,8 @@ export function callTool(
 export function toolResult(result: JsonObject): ToolResult {
   const content = result.content ?? [];
   if (!Array.isArray(content)) throw invalid("tools/call", "content is not an array");
+  const problem = contentProblem(content);
+  if (problem !== undefined) throw invalid("tools/call", problem);
   const toolResult: ToolResult = {
     content: content as ToolResult["content"],
     isError: result.isError === true,

@@ -6,7 +6,7 @@
  */
 
 import { McpError } from "../../protocol/errors.ts";
-import { serverErrorReason } from "../../protocol/error_reason.ts";
+import { serverErrorReason, withErrorCode } from "../../protocol/error_reason.ts";
 import { checkKeys } from "../../protocol/option_keys.ts";
 import type { Task } from "../../protocol/tasks.ts";
 import { isObject } from "../_json.ts";
@@ -73,7 +73,7 @@ export function failedTask(task: Task, error: unknown): McpError {
   const code = typeof e.code === "number" ? e.code : undefined;
   const message = typeof e.message === "string" ? e.message : task.statusMessage ?? "failed";
   return new McpError(
-    `Task ${task.taskId} failed: ${message}${code === undefined ? "" : ` (${code})`}`,
+    `Task ${task.taskId} failed: ${withErrorCode(message, code)}`,
     {
       kind: "server",
       reason: serverErrorReason(code),

@@ -61,7 +61,7 @@ test("createClient: nested options (handler, reconnect, retry) refuse unknown ke
 
 test("a version pin or offer the client does not speak is a TypeError", () => {
   const transport = inProcess(createFixtureServer());
-  for (const protocol of ["2024-11-05", "2025-03-26", "2024-10-07"]) {
+  for (const protocol of ["2024-11-05", "2025-03-25", "2024-10-07"]) {
     assertThrows(() => createClient({ transport, protocol }), TypeError, `"${protocol}"`);
   }
   assertThrows(
@@ -69,7 +69,7 @@ test("a version pin or offer the client does not speak is a TypeError", () => {
     TypeError,
     '"2024-11-05"',
   );
-  for (const protocol of ["2026-07-28", "2025-11-25", "2025-06-18"]) {
+  for (const protocol of ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]) {
     const client = createClient({ transport, protocol, reconnect: false });
     void client.close();
   }

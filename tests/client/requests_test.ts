@@ -244,3 +244,26 @@ test("promptArguments: the seed's conversion table", () => {
     { a: "s", b: "1", c: "true", d: "10", e: "sym", h: '{"x":[1]}' },
   );
 });
+
+test("a server error says its code once, whether or not its message names it", async () => {
+  const { mockServer } = await import("../../testing/mod.ts");
+  const { createClient } = await import("../../client/client.ts");
+  const fail = (message: string) => () => {
+    throw Object.assign(new Error(message), { code: -32602 });
+  };
+  const server = mockServer({
+    tools: [
+      { name: "sdk", handler: fail("MCP error -32602: Invalid arguments for tool sdk") },
+      { name: "plain", handler: fail("Invalid arguments") },
+      { name: "other", handler: fail("Expected at most -326020 items") },
+    ],
+  });
+  await using client = createClient({ transport: server.transport() });
+  const sdk = await mcpError(client.callTool("sdk", {}));
+  assertEquals(sdk.message, "tools/call failed: MCP error -32602: Invalid arguments for tool sdk");
+  assertEquals([sdk.kind, sdk.code, sdk.reason], ["server", -32602, "invalid_params"]);
+  const plain = await mcpError(client.callTool("plain", {}));
+  assertEquals(plain.message, "tools/call failed: Invalid arguments (-32602)");
+  const other = await mcpError(client.callTool("other", {}));
+  assertEquals(other.message, "tools/call failed: Expected at most -326020 items (-32602)");
+});

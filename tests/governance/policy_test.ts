@@ -7,6 +7,7 @@ import {
   type PolicyRequest,
   type PolicyRule,
   type PolicyVerdict,
+  ruleWarnings,
 } from "../../governance/policy.ts";
 
 const tool = (name: string, annotations?: Record<string, unknown>, extra = {}): PolicyRequest => ({
@@ -135,7 +136,7 @@ test("evaluatePolicy(): plain rules, the default, and rules that are not rules",
   );
   const bad: [unknown, string][] = [
     [{ decision: "maybe" }, 'option "policy.rules[0].decision"'],
-    [{ tool: "x", decision: "deny" }, 'unknown key "tool"'],
+    [{ tool: "x", decision: "deny" }, 'Unknown option "tool"'],
     [{ tools: 3, decision: "deny" }, 'option "policy.rules[0].tools"'],
     [{ tools: [""], decision: "deny" }, 'option "policy.rules[0].tools"'],
     [{ annotations: { readOnly: true }, decision: "deny" }, 'got "readOnly"'],
@@ -155,4 +156,54 @@ test("evaluatePolicy(): plain rules, the default, and rules that are not rules",
     TypeError,
     "policy.default",
   );
+});
+
+test("policy rules that read wrong: a typo gets the nearest key, a rule without a matcher warns", async () => {
+  assertThrows(
+    () => evaluatePolicy({ rules: [{ tool: "delete_*", decision: "ask" } as never] }, tool("x")),
+    TypeError,
+    'Unknown option "tool" in policy rule 1 (policy.rules[0]) (did you mean "tools"?)',
+  );
+  assertThrows(
+    () =>
+      evaluatePolicy({
+        rules: [{ tools: "a", decision: "allow" }, {
+          name: "db",
+          server: "x",
+          decision: "deny",
+        }] as never,
+      }, tool("x")),
+    TypeError,
+    'in policy rule 2 ("db") (policy.rules[1]) (did you mean "servers"?)',
+  );
+  assertEquals(
+    ruleWarnings([
+      { tools: "read_*", decision: "allow" },
+      { name: "delete_*", decision: "ask" },
+      { name: "catch-all", decision: "deny" },
+      { annotations: { readOnlyHint: true }, decision: "allow" },
+    ]),
+    [
+      'policy rule 2 ("delete_*") matches every request: "name" is only a label; to match tools by name, write { tools: "delete_*", decision: "ask" }',
+      'policy rule 3 ("catch-all") has no matcher (tools, prompts, resources, annotations, servers, principals), so it matches every request and decides "deny" for all of them',
+    ],
+  );
+  // Through a client: the warning reaches onWarning, and a denial counts rules from 1.
+  const { createClient } = await import("../../client/client.ts");
+  const { mockServer } = await import("../../testing/mod.ts");
+  const { isMcpError } = await import("../../protocol/errors.ts");
+  const warnings: string[] = [];
+  const server = mockServer({ tools: [{ name: "drop", handler: () => "dropped" }] });
+  await using client = createClient({
+    transport: server.transport(),
+    onWarning: (message) => warnings.push(message),
+    policy: {
+      rules: [{ tools: "read_*", decision: "allow" }, { name: "drop*", decision: "deny" }],
+    },
+  });
+  assertEquals(warnings.length, 1);
+  assertEquals(warnings[0].startsWith('policy rule 2 ("drop*") matches every request'), true);
+  const error = await client.callTool("drop", {}).then(() => undefined, (e) => e);
+  assertEquals(isMcpError(error) && error.kind, "denied");
+  assertEquals(isMcpError(error) && error.message.includes('(rule 2 ("drop*"))'), true);
 });

@@ -263,6 +263,27 @@ test("hub: bad options and entries are TypeErrors naming the key or the server",
     TypeError,
     "servers.s",
   );
+  // A misspelt key names the entry and the nearest right key, for either kind of entry.
+  assertThrows(
+    () => hub({ servers: { github: { comand: "node", args: [] } as never } }),
+    TypeError,
+    'hub servers.github: Unknown option "comand" in this server entry (did you mean "command"?)',
+  );
+  assertThrows(
+    () => hub({ servers: { files: { command: "node", stderrr: "inherit" } as never } }),
+    TypeError,
+    'hub servers.files: Unknown option "stderrr" in this stdio entry (did you mean "stderr"?)',
+  );
+  assertThrows(
+    () => hub({ servers: { web: { url: "http://127.0.0.1:1/mcp", header: {} } as never } }),
+    TypeError,
+    'hub servers.web: Unknown option "header" in this url entry (did you mean "headers"?)',
+  );
+  assertThrows(
+    () => hub({ servers: { s2: { command: "node", requestTimeot: 5 } as never } }),
+    TypeError,
+    '(did you mean "requestTimeout"?)',
+  );
   assertThrows(
     () => hub({ servers: { t: { command: "node", type: "http" } as never } }),
     TypeError,

@@ -206,7 +206,7 @@ test("the negotiation module re-exports the version functions and clientCapabili
   assertEquals(era, versions.era);
   assertEquals(pickVersion, versions.pickVersion);
   assertEquals(clientCapabilities, capabilities.clientCapabilities);
-  assertEquals(clientVersions(), ["2026-07-28", "2025-11-25", "2025-06-18"]);
+  assertEquals(clientVersions(), ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
 });
 
 test("seed examples: era and pickVersion", () => {

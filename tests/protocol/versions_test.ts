@@ -23,9 +23,9 @@ test("era() sorts dates into eras and everything else into unknown", () => {
 
 test("clientVersions() lists the versions newest first and returns a copy", () => {
   const versions = clientVersions();
-  assertEquals(versions, ["2026-07-28", "2025-11-25", "2025-06-18"]);
+  assertEquals(versions, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
   versions.pop();
-  assertEquals(clientVersions().length, 3);
+  assertEquals(clientVersions().length, 4);
 });
 
 test("pickVersion() takes the client's preference order", () => {
@@ -36,4 +36,19 @@ test("pickVersion() takes the client's preference order", () => {
     pickVersion(["2026-07-28", "2025-06-18"], ["2025-06-18", "2026-07-28"]),
     "2025-06-18",
   );
+});
+
+test("2025-03-26, the oldest version spoken: no elicitation, a plain sampling capability", async () => {
+  const { clientCapabilities } = await import("../../protocol/capabilities.ts");
+  const handler = { sampling: () => ({}), elicitation: () => ({}), listRoots: () => [] };
+  const options = { samplingTools: true, samplingContext: true, rootsListChanged: true };
+  assertEquals(clientCapabilities(handler as never, { ...options, version: "2025-03-26" }), {
+    sampling: {},
+    roots: { listChanged: true },
+  });
+  assertEquals(
+    clientCapabilities(handler as never, { ...options, version: "2025-06-18" }).elicitation,
+    {},
+  );
+  assertEquals(clientVersions().at(-1), "2025-03-26");
 });
