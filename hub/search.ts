@@ -75,7 +75,8 @@ const B: Record<Field, number> = {
   paramText: 0.75,
   server: 0.3,
 };
-const K1 = 2.0;
+/** BM25's saturation, at its textbook value (not fitted to any data set). */
+const K1 = 1.2;
 /** A partial word's share of a whole word's score, and the shortest part that counts. */
 const PARTIAL = 0.5;
 const MIN_PART = 4;

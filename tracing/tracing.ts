@@ -8,7 +8,6 @@
  * @module
  */
 
-import { isMcpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { heldSecrets } from "../protocol/secrets.ts";
 import { type TokenObserver, tokenObserversOf } from "../protocol/token_events.ts";

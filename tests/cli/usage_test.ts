@@ -150,7 +150,7 @@ test("cli: usage errors, help for every command, a command that cannot start", a
     assertStringIncludes(help.stdout, line);
   }
   const names = [...help.stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]);
-  assertEquals(names.slice(0, 13), [
+  assertEquals(names.slice(0, 15), [
     "tools",
     "prompts",
     "resources",
@@ -164,9 +164,10 @@ test("cli: usage errors, help for every command, a command that cannot start", a
     "logout",
     "whoami",
     "watch",
+    "search",
     "servers",
   ]);
-  for (const name of names.slice(0, 13)) {
+  for (const name of names.slice(0, 15)) {
     let out = "";
     const code = await main([name, "--help"], { ...QUIET, out: (text) => void (out += text) });
     assertEquals(code, 0, name);

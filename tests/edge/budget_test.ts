@@ -7,17 +7,17 @@ import { assert, assertEquals, test } from "../_harness.ts";
 import { loadedModules, startBundle, staticModules } from "./_budget.ts";
 
 /** The most local modules each entry may load with it (`deno info --json`, value imports). */
-const STATIC_BUDGET = { "mod.ts": 144, "http.ts": 113 };
+const STATIC_BUDGET = { "mod.ts": 156, "http.ts": 117 };
 
 /**
  * The most local modules a real process may load through a plain stdio connect + calls under
  * each entry (recorded under Bun, dynamic imports that ran included; `http.ts` is given the
  * stdio transport as a transport target).
  */
-const LOADED_BUDGET = { "mod.ts": 144, "http.ts": 128 };
+const LOADED_BUDGET = { "mod.ts": 156, "http.ts": 134 };
 
 /** What a plain `http.ts` connect + call may ship at start, minified and gzipped, in bytes. */
-const BUNDLE_BUDGET = { start: 138_000, gzip: 52_500 };
+const BUNDLE_BUDGET = { start: 148_500, gzip: 56_600 };
 
 /**
  * The layers a plain client loads only on first use, by the option or method that needs
@@ -48,6 +48,20 @@ const LAZY = [
   "client/handler/elicitation_defaults.ts",
   "transports/_http_link.ts",
   "runtime/serve.ts",
+  // Spilling (a shaped result over budget kept behind a handle), the file store, the stored
+  // hub catalogue, the device flow and the sandbox's launcher and planner.
+  "client/spill.ts",
+  "cache/spill_store.ts",
+  "governance/fit.ts",
+  "cache/file_store.ts",
+  "runtime/files.ts",
+  "hub/_stored.ts",
+  "oauth/_device.ts",
+  "sandbox/launch.ts",
+  "sandbox/plan.ts",
+  "sandbox/bwrap_args.ts",
+  "sandbox/deno_args.ts",
+  "sandbox/seccomp.ts",
 ];
 
 /** The lazy layers found in `modules`. */
