@@ -44,3 +44,30 @@ export async function deferredListing(
   });
   return { tools, loaded: new Set(loaded.map((tool) => tool.name)) };
 }
+
+/** A kit's listing for `defer: true`, and what it kept loaded once it has listed. */
+export interface DeferredLister {
+  /** Lists the source (its whole catalogue, for a hub). */
+  list(options: ListAllOptions): Promise<Tool[]>;
+  /** The original names of the tools kept loaded (not deferred), after `list`. */
+  loaded(): Set<string>;
+}
+
+/**
+ * The listing a deferring kit builds from: {@linkcode deferredListing}, remembering what it
+ * kept loaded.
+ *
+ * @param source The client or hub.
+ * @returns The lister.
+ */
+export function deferredLister(source: ToolSource): DeferredLister {
+  let loaded = new Set<string>();
+  return {
+    async list(options) {
+      const listed = await deferredListing(source, options);
+      loaded = listed.loaded;
+      return listed.tools;
+    },
+    loaded: () => loaded,
+  };
+}

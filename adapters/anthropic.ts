@@ -7,7 +7,6 @@
  * @module
  */
 
-import type { ListAllOptions } from "../client/types.ts";
 import type { AdapterCallOptions, AdapterOptions, ToolKit, ToolSource } from "./types.ts";
 
 /** An Anthropic custom tool (`Tool`). */
@@ -154,15 +153,8 @@ export async function anthropicTools(
   if (typeof defer !== "boolean") {
     throw new TypeError('anthropicTools: option "defer" must be a boolean');
   }
-  let loaded: Set<string> | undefined;
-  const lister = defer
-    ? async (list: ListAllOptions) => {
-      const { deferredListing } = await import("./_defer.ts");
-      const listed = await deferredListing(source, list);
-      loaded = listed.loaded;
-      return listed.tools;
-    }
-    : undefined;
+  // The deferral's listing loads only when asked for.
+  const deferred = defer ? (await import("./_defer.ts")).deferredLister(source) : undefined;
   // The schema compiler and the kit load on first use, not with the entry.
   const { ADAPTER_KEYS, buildKit, reply } = await import("./_kit.ts");
   const core = await buildKit(
@@ -170,8 +162,9 @@ export async function anthropicTools(
     options === undefined ? options : rest,
     ADAPTER_KEYS,
     "anthropicTools",
-    lister,
+    deferred?.list,
   );
+  const loaded = deferred?.loaded();
   const strictAsked = options?.strict === true;
   const tools: AnthropicTool[] = core.compiled.map((c) => ({
     name: c.name,

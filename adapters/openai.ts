@@ -8,7 +8,6 @@
  * @module
  */
 
-import type { ListAllOptions } from "../client/types.ts";
 import type { AdapterCallOptions, AdapterOptions, ToolKit, ToolSource } from "./types.ts";
 
 /** A Chat Completions function tool (`ChatCompletionFunctionTool`). */
@@ -200,18 +199,12 @@ export async function openAiTools(
       'openAiTools: option "defer" needs api: "responses" (Chat Completions has no deferred tools; use a lazy hub\'s meta-tools)',
     );
   }
-  let loaded: Set<string> | undefined;
-  const lister = defer
-    ? async (list: ListAllOptions) => {
-      const { deferredListing } = await import("./_defer.ts");
-      const listed = await deferredListing(source, list);
-      loaded = listed.loaded;
-      return listed.tools;
-    }
-    : undefined;
+  // The deferral's listing loads only when asked for.
+  const deferred = defer ? (await import("./_defer.ts")).deferredLister(source) : undefined;
   // The schema compiler and the kit load on first use, not with the entry.
   const { ADAPTER_KEYS, buildKit, reply } = await import("./_kit.ts");
-  const core = await buildKit(source, rest, ADAPTER_KEYS, "openAiTools", lister);
+  const core = await buildKit(source, rest, ADAPTER_KEYS, "openAiTools", deferred?.list);
+  const loaded = deferred?.loaded();
   const strictAsked = options?.strict === true;
   const base: ToolKit = { catalog: core.catalog, call: core.call, originalName: core.originalName };
   if (api === "responses") {

@@ -36,8 +36,14 @@ function httpTransport(where: string, url: unknown, rest: Record<string, unknown
   return httpOrTransport(url, options, `${where}.url`, profile)!;
 }
 
-/** The client options an entry may carry beside its transport's. */
-const CLIENT_KEYS = CLIENT_OPTION_NAMES.filter((key) => key !== "transport");
+/**
+ * The client options an entry may carry beside its transport's, and the hub's own
+ * `maxResultChars` (the budget of the server's results shaped through the hub).
+ */
+const CLIENT_KEYS = [
+  ...CLIENT_OPTION_NAMES.filter((key) => key !== "transport"),
+  "maxResultChars",
+];
 
 /**
  * Checks an entry's keys against what an entry of its kind takes, so a misspelt key is named

@@ -201,9 +201,10 @@ test("policy rules that read wrong: a typo gets the nearest key, a rule without 
       rules: [{ tools: "read_*", decision: "allow" }, { name: "drop*", decision: "deny" }],
     },
   });
+  // The policy is read when governance loads (on first use): the warning comes by then.
+  const error = await client.callTool("drop", {}).then(() => undefined, (e) => e);
   assertEquals(warnings.length, 1);
   assertEquals(warnings[0].startsWith('policy rule 2 ("drop*") matches every request'), true);
-  const error = await client.callTool("drop", {}).then(() => undefined, (e) => e);
   assertEquals(isMcpError(error) && error.kind, "denied");
   assertEquals(isMcpError(error) && error.message.includes('(rule 2 ("drop*"))'), true);
 });

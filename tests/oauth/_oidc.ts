@@ -39,7 +39,11 @@ export interface OidcSetup extends AsyncDisposable {
   revoke(token: string, clientId: string): Promise<void>;
 }
 
-function jsonLines(child: ChildProcess, events: Record<string, unknown>[]) {
+/** Reads a child's stdout as JSON lines into `events`; resolves the first line. */
+export function jsonLines(
+  child: ChildProcess,
+  events: Record<string, unknown>[],
+): Promise<Record<string, unknown>> {
   let first!: (value: Record<string, unknown>) => void;
   const firstLine = new Promise<Record<string, unknown>>((resolve) => first = resolve);
   (async () => {

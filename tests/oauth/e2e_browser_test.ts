@@ -22,41 +22,13 @@ import { serve } from "../../runtime/serve.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { startHttpFixture } from "../fixtures/http_server.ts";
+import { jsonLines } from "./_oidc.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const HAVE_BROWSER = existsSync(CHROMIUM);
 const ROOT = new URL("../../", import.meta.url).pathname;
 const TTL = 4; // seconds: short, so the test sees it expire
 const reconnect = { attempts: 2, initialDelay: 10, maxDelay: 50, jitter: 0 };
-
-/** Reads a child's stdout as JSON lines into `events`; resolves the first line. */
-function jsonLines(
-  child: ChildProcess,
-  events: Record<string, unknown>[],
-): Promise<Record<string, unknown>> {
-  let first!: (value: Record<string, unknown>) => void;
-  const firstLine = new Promise<Record<string, unknown>>((resolve) => first = resolve);
-  (async () => {
-    let buffer = "";
-    let started = false;
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stdout) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let i = buffer.indexOf("\n"); i >= 0; i = buffer.indexOf("\n")) {
-        const line = buffer.slice(0, i).trim();
-        buffer = buffer.slice(i + 1);
-        if (!line.startsWith("{")) continue;
-        const event = JSON.parse(line);
-        if (started) events.push(event);
-        else {
-          started = true;
-          first(event);
-        }
-      }
-    }
-  })().catch(() => {});
-  return firstLine;
-}
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
   return await new Response(stream).text();
