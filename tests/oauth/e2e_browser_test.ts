@@ -17,7 +17,7 @@ import process from "node:process";
 import { connectClient } from "../../client/client.ts";
 import { loopbackCallback } from "../../oauth/callback.ts";
 import { type KvLike, kvTokenStore } from "../../oauth/kv_store.ts";
-import { type ChildProcess, spawnProcess } from "../../runtime/spawn.ts";
+import { spawnProcess } from "../../runtime/spawn.ts";
 import { serve } from "../../runtime/serve.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
