@@ -54,7 +54,7 @@ test("config: VS Code servers + inputs (answers, defaults), settings.json's mcp 
       asked.push(`${input.id}:${input.password === true}`);
       return input.id === "key" ? "secret-key" : undefined;
     },
-    variables: { workspaceFolder: "/work/app" },
+    variables: { workspaceFolder: "/srv/app" },
     env: {},
   });
   assertEquals(asked, ["key:true", "region:false"]);
@@ -64,7 +64,7 @@ test("config: VS Code servers + inputs (answers, defaults), settings.json's mcp 
   });
   assertEquals(config.servers.local, {
     command: "node",
-    args: ["/work/app/server.js", "eu"],
+    args: ["/srv/app/server.js", "eu"],
   });
   const settings = await loadConfig(
     `{ "editor.fontSize": 14, "mcp": { "inputs": [{ "id": "k", "default": "d" }],

@@ -39,12 +39,12 @@ test("config: a sandbox per entry (Claude and VS Code files), variables expanded
                  "sandbox": { "read": ["\${workspaceFolder}"] } },
     },
   }`,
-    { variables: { workspaceFolder: "/work/app" }, env: {} },
+    { variables: { workspaceFolder: "/srv/app" }, env: {} },
   );
   assertEquals(vscode.servers.local, {
     command: "deno",
     args: ["run", "main.ts"],
-    sandbox: { read: ["/work/app"] },
+    sandbox: { read: ["/srv/app"] },
   });
 });
 
