@@ -19,7 +19,7 @@
 
 import { sanitizeText } from "../protocol/text.ts";
 import type { ToolResult } from "../protocol/shapes.ts";
-import { ERROR_LINE } from "./shape.ts";
+import { ERROR_LINE, sameJson } from "./shape.ts";
 import { reference } from "./_reference.ts";
 
 export { approxTokens } from "./_budget.ts";
@@ -428,19 +428,4 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-/** Whether two JSON values are equal (object key order aside). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length &&
-      a.every((item, i) => sameJson(item, b[i]));
-  }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(left);
-  return keys.length === Object.keys(right).length &&
-    keys.every((key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]));
 }

@@ -197,8 +197,14 @@ function compactJson(value: unknown): string {
   }
 }
 
-/** Whether two JSON values are equal (object key order aside). */
-function sameJson(a: unknown, b: unknown): boolean {
+/**
+ * Whether two JSON values are equal (object key order aside).
+ *
+ * @param a One value.
+ * @param b The other.
+ * @returns `true` when they are the same JSON.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
