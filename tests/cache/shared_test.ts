@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { spawnProcess } from "../../runtime/spawn.ts";
 import { assert, assertEquals, scriptCommand, test } from "../_harness.ts";
+import { runJsonProcess } from "../_json_process.ts";
 import { startHttpFixture } from "../fixtures/http_server.ts";
 import { startRedis } from "./_redis.ts";
 
@@ -21,19 +21,11 @@ interface Report {
   read: string;
 }
 
-async function run(
+function run(
   command: { command: string; args: string[] },
   env: Record<string, string>,
 ): Promise<Report> {
-  const child = spawnProcess({ ...command, env });
-  await child.stdin.close();
-  const [out, err] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  const status = await child.exited;
-  assertEquals(status.code, 0, `the client process failed: ${err}`);
-  return JSON.parse(out.trim().split("\n").at(-1) ?? "{}");
+  return runJsonProcess<Report>(command, env, "client");
 }
 
 /** Runs two client processes against one server; returns their reports and what each cost. */

@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { spawnProcess } from "../../runtime/spawn.ts";
 import { memoryStore } from "../../cache/memory.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { hub } from "../../hub/hub.ts";
@@ -13,6 +12,7 @@ import { SEARCH_TOOLS } from "../../hub/lazy.ts";
 import { checkStored } from "../../hub/_stored.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, scriptCommand, test } from "../_harness.ts";
+import { runJsonProcess } from "../_json_process.ts";
 import { startRedis } from "../cache/_redis.ts";
 import { startsIn, weatherServer } from "./_stdio.ts";
 
@@ -26,19 +26,11 @@ interface Report {
   states: string[];
 }
 
-async function run(
+function run(
   command: { command: string; args: string[] },
   env: Record<string, string>,
 ): Promise<Report> {
-  const child = spawnProcess({ ...command, env });
-  await child.stdin.close();
-  const [out, err] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  const status = await child.exited;
-  assertEquals(status.code, 0, `the hub process failed: ${err}`);
-  return JSON.parse(out.trim().split("\n").at(-1) ?? "{}");
+  return runJsonProcess<Report>(command, env, "hub");
 }
 
 async function twoProcesses(command: { command: string; args: string[] }, store: string) {
