@@ -13,11 +13,10 @@ import * as oauth from "oauth4webapi";
 import { McpError } from "../protocol/errors.ts";
 import { serverDelay, startTimer } from "../clock/timer.ts";
 import type { AuthTracker } from "./auth_status.ts";
-import { selectScopes } from "./authorize.ts";
 import { chooseAuthMethod, clientAuthentication, type TokenClient } from "./client_auth.ts";
 import type { Discovery } from "./discovery.ts";
 import type { DpopSigner } from "./dpop.ts";
-import type { InteractiveContext, InteractiveNeed } from "./_interactive.ts";
+import { type InteractiveContext, type InteractiveNeed, loginScopes } from "./_interactive.ts";
 import type { DeviceCode } from "./options.ts";
 import { resolveClient } from "./registration.ts";
 import type { TokenSet } from "./store.ts";
@@ -113,14 +112,7 @@ export async function authorizeWithDevice(
       d.metadata,
     ),
   };
-  const scopes = selectScopes({
-    configured: need.stepUp ? undefined : ctx.configured,
-    challenged: need.challenge.scope,
-    resourceScopes: d.resourceMetadata?.scopes_supported,
-    previous: need.stepUp ? session.scopes : undefined,
-    serverScopes: d.metadata.scopes_supported,
-    offlineAccess: o.offlineAccess,
-  });
+  const scopes = loginScopes(ctx, session, d, need);
   const scope = scopes?.join(" ");
   const params = new URLSearchParams({ resource: d.resource });
   if (scope) params.set("scope", scope);

@@ -11,6 +11,7 @@ import { withOAuth } from "../../oauth/middleware.ts";
 import type { CallbackReceiver, DeviceCode, OAuthOptions } from "../../oauth/options.ts";
 import { checkOAuthOptions } from "../../oauth/options_check.ts";
 import { McpError } from "../../protocol/errors.ts";
+import { memoryTokenStore } from "../../oauth/store.ts";
 import { walkGraph } from "../edge/_graph.ts";
 
 const plainFetch = (input: Request | URL | string, init?: RequestInit) => fetch(input, init);
@@ -41,6 +42,14 @@ async function rejects(promise: Promise<unknown>): Promise<boolean> {
   } catch {
     return true;
   }
+}
+
+function call(id: number): RequestInit {
+  return {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "write" } }),
+  };
 }
 
 function device(extra: Partial<OAuthOptions> = {}) {
@@ -197,6 +206,26 @@ test("device flow: a refused refresh is needs_reauth; no device login starts unt
   assertEquals(codes.length, 2);
   assertEquals(oauth.authStatus().state, "ok");
   assertEquals((await f(as.url, rpc(4))).status, 200);
+});
+
+test("device flow: a step-up from stored tokens asks for the union with the token's scopes", async () => {
+  await using as = await startOAuthFixture({
+    device: { answers: [], interval: 1 },
+    challengeScope: "mcp:read",
+    callScopes: ["mcp:write"],
+  });
+  const store = memoryTokenStore();
+  const first = device({ store });
+  assertEquals((await withOAuth(first.options)(plainFetch)(as.url, rpc())).status, 200);
+  // A new middleware on the same store (a new process): its session never logged in, so only
+  // the stored token knows which scopes were granted.
+  const second = device({ store });
+  const f = withOAuth(second.options)(plainFetch);
+  assertEquals((await f(as.url, call(2))).status, 200);
+  assertEquals(second.codes.length, 1, "one device login for the step-up");
+  const asked = as.requests.filter((r) => r.path === "/device_authorization")
+    .map((r) => r.params.scope);
+  assertEquals(asked, ["mcp:read", "mcp:read mcp:write"]);
 });
 
 test("device flow: the options name what is missing", () => {
