@@ -16,7 +16,8 @@ import type { AuthTracker } from "./auth_status.ts";
 import { chooseAuthMethod, clientAuthentication, type TokenClient } from "./client_auth.ts";
 import type { Discovery } from "./discovery.ts";
 import type { DpopSigner } from "./dpop.ts";
-import { type InteractiveContext, type InteractiveNeed, loginScopes } from "./_interactive.ts";
+import type { InteractiveContext, InteractiveNeed } from "./_interactive.ts";
+import { loginScopes } from "./authorize.ts";
 import type { DeviceCode } from "./options.ts";
 import { resolveClient } from "./registration.ts";
 import type { TokenSet } from "./store.ts";
@@ -112,7 +113,13 @@ export async function authorizeWithDevice(
       d.metadata,
     ),
   };
-  const scopes = loginScopes(ctx, session, d, need);
+  const scopes = loginScopes({
+    configured: ctx.configured,
+    need,
+    session,
+    discovery: d,
+    offlineAccess: o.offlineAccess,
+  });
   const scope = scopes?.join(" ");
   const params = new URLSearchParams({ resource: d.resource });
   if (scope) params.set("scope", scope);

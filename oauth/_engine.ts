@@ -11,9 +11,9 @@ import { McpError } from "../protocol/errors.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT, principalOf, scopeList } from "./options.ts";
 import type { TokenSet, TokenStore } from "./store.ts";
 import { isFresh } from "./token_response.ts";
-import { keyOf, recoverTokens, type RecoveryContext } from "./_recovery.ts";
+import { keyOf, recoverTokens } from "./_recovery.ts";
 import type { FetchLike } from "./_util.ts";
-import type { Grant, Need, Recovery, Session } from "./_engine_types.ts";
+import type { Grant, Need, Recovery, RecoveryContext, Session } from "./_engine_types.ts";
 import { type TokenObserver, watchTokens } from "../protocol/token_events.ts";
 import { type AuthTracker, authTracker, needsReauthError } from "./auth_status.ts";
 

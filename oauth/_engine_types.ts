@@ -8,7 +8,10 @@ import type { ResourceChallenge } from "./challenge.ts";
 import type { Discovery } from "./discovery.ts";
 import type { DpopSigner } from "./dpop.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "./options.ts";
-import type { TokenSet } from "./store.ts";
+import type { TokenSet, TokenStore } from "./store.ts";
+import type { Waiter } from "./_interactive.ts";
+import type { FetchLike } from "./_util.ts";
+import type { AuthTracker } from "./auth_status.ts";
 
 /** The grant that gets brand-new tokens. */
 export type Grant =
@@ -53,4 +56,34 @@ export interface Need {
    * already made, but never start a user's login; the stale tokens come back otherwise.
    */
   refreshOnly?: boolean;
+}
+
+/** What a recovery needs from its engine (one per middleware instance). */
+export interface RecoveryContext {
+  /** How brand-new tokens are obtained. */
+  grant: Grant;
+  /** Where tokens live. */
+  store: TokenStore;
+  /** Whom the tokens are for. */
+  principal: string;
+  /** The clock. */
+  now: () => number;
+  /** How long one recovery (an authorization included) may take, in ms. */
+  timeout: number;
+  /** The configured scopes. */
+  configured?: string[];
+  /** Authorizations waiting for their response, by `state`. */
+  waiters: Map<string, Waiter>;
+  /** Whether tokens can still be sent. */
+  fresh: (tokens: TokenSet | undefined) => boolean;
+  /** The `fetch` for metadata and token requests. */
+  http: () => FetchLike | undefined;
+  /** The issuer the configured client credentials are bound to (the first one used). */
+  boundIssuer?: string;
+  /** The account profile, when one is named. */
+  profile?: string;
+  /** Where the login stands (`status().auth`). */
+  auth: AuthTracker;
+  /** Set by `login()`: the next recovery skips stored tokens and refreshes. */
+  forceLogin: boolean;
 }

@@ -9,7 +9,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { selectScopes, startAuthorization, validateCallback } from "./authorize.ts";
+import { loginScopes, startAuthorization, validateCallback } from "./authorize.ts";
 import type { Discovery } from "./discovery.ts";
 import type { DpopSigner } from "./dpop.ts";
 import type { OAuthOptions } from "./options.ts";
@@ -65,33 +65,6 @@ function deferred<T>() {
   });
   promise.catch(() => {});
   return { promise, resolve, reject };
-}
-
-function splitScopes(scope: string | undefined): string[] | undefined {
-  const list = scope?.split(/\s+/).filter((s) => s !== "");
-  return list && list.length > 0 ? list : undefined;
-}
-
-/**
- * The scopes a login asks for, whichever flow runs it: the configured ones (not on a
- * step-up), the challenge's, the resource's; on a step-up the union with what was asked
- * before — the session's scopes, or those of the token that failed when this process never
- * logged in itself (tokens loaded from a store).
- */
-export function loginScopes(
-  ctx: InteractiveContext,
-  session: { scopes?: string[] },
-  d: Discovery,
-  need: InteractiveNeed,
-): string[] | undefined {
-  return selectScopes({
-    configured: need.stepUp ? undefined : ctx.configured,
-    challenged: need.challenge.scope,
-    resourceScopes: d.resourceMetadata?.scopes_supported,
-    previous: need.stepUp ? session.scopes ?? splitScopes(need.failed?.scope) : undefined,
-    serverScopes: d.metadata.scopes_supported,
-    offlineAccess: ctx.options.offlineAccess,
-  });
 }
 
 /** Exchanges an authorization response for tokens (the pending record must be current). */
@@ -157,7 +130,13 @@ export async function authorizeInteractively(
       registration.clientSecret !== undefined,
       d.metadata,
     );
-    const scopes = loginScopes(ctx, session, d, need);
+    const scopes = loginScopes({
+      configured: ctx.configured,
+      need,
+      session,
+      discovery: d,
+      offlineAccess: o.offlineAccess,
+    });
     const { url, pending } = await startAuthorization({
       issuer: d.issuer,
       metadata: d.metadata,

@@ -10,51 +10,20 @@
 
 import { McpError } from "../protocol/errors.ts";
 import { timeoutSignal } from "../clock/timer.ts";
-import { selectScopes } from "./authorize.ts";
+import { loginScopes } from "./authorize.ts";
 import type { ResourceChallenge } from "./challenge.ts";
 import { chooseAuthMethod, type TokenClient } from "./client_auth.ts";
 import { tokenClient } from "./client_credentials.ts";
 import { clientCredentialsToken } from "./client_credentials_grant.ts";
 import { discover, type Discovery } from "./discovery.ts";
 import { createDpopSigner, dpopAlgorithm, type DpopSigner } from "./dpop.ts";
-import type { Grant, Need, Recovery, Session } from "./_engine_types.ts";
-import type { TokenKey, TokenSet, TokenStore } from "./store.ts";
+import type { Grant, Need, Recovery, RecoveryContext, Session } from "./_engine_types.ts";
+import { logIn } from "./_login.ts";
+import type { TokenKey, TokenSet } from "./store.ts";
 import { refreshRequest, type TokenContext, withNonceRetry } from "./token.ts";
 import { processTokenResponse } from "./token_response.ts";
-import { authorizeInteractively, type InteractiveContext, type Waiter } from "./_interactive.ts";
-import { type FetchLike, oauthError } from "./_util.ts";
-import { type AuthTracker, needsReauthError } from "./auth_status.ts";
-import { flowOf, type OAuthOptions } from "./options.ts";
-
-/** What a recovery needs from its engine (one per middleware instance). */
-export interface RecoveryContext {
-  /** How brand-new tokens are obtained. */
-  grant: Grant;
-  /** Where tokens live. */
-  store: TokenStore;
-  /** Whom the tokens are for. */
-  principal: string;
-  /** The clock. */
-  now: () => number;
-  /** How long one recovery (an authorization included) may take, in ms. */
-  timeout: number;
-  /** The configured scopes. */
-  configured?: string[];
-  /** Authorizations waiting for their response, by `state`. */
-  waiters: Map<string, Waiter>;
-  /** Whether tokens can still be sent. */
-  fresh: (tokens: TokenSet | undefined) => boolean;
-  /** The `fetch` for metadata and token requests. */
-  http: () => FetchLike | undefined;
-  /** The issuer the configured client credentials are bound to (the first one used). */
-  boundIssuer?: string;
-  /** The account profile, when one is named. */
-  profile?: string;
-  /** Where the login stands (`status().auth`). */
-  auth: AuthTracker;
-  /** Set by `login()`: the next recovery skips stored tokens and refreshes. */
-  forceLogin: boolean;
-}
+import { oauthError } from "./_util.ts";
+import { needsReauthError } from "./auth_status.ts";
 
 /** The store key of the tokens for a discovery. */
 export function keyOf(ctx: RecoveryContext, d: Discovery): TokenKey {
@@ -190,93 +159,6 @@ async function refresh(
   }
 }
 
-function interactive(ctx: RecoveryContext): InteractiveContext {
-  const o = (ctx.grant as Extract<Grant, { kind: "authorization_code" }>).options;
-  return {
-    options: o,
-    client: o.client === undefined ? undefined : { ...o.client, issuer: ctx.boundIssuer },
-    configured: ctx.configured,
-    store: ctx.store,
-    principal: ctx.principal,
-    timeout: ctx.timeout,
-    waiters: ctx.waiters,
-    fetch: ctx.http(),
-    now: ctx.now,
-    fresh: ctx.fresh,
-    auth: ctx.auth,
-    profile: ctx.profile,
-  };
-}
-
-/**
- * The flow a login uses at `d`: `"auto"` is the device flow when the server offers it and
- * no browser can come back here (no callback receiver or redirect URI, no
- * `onAuthorizationUrl`, or the receiver reports no display, an SSH session or CI).
- */
-function pickFlow(o: OAuthOptions, d: Discovery): "browser" | "device" {
-  const flow = flowOf(o);
-  if (flow !== "auto") return flow;
-  if (typeof d.metadata.device_authorization_endpoint !== "string") return "browser";
-  if (o.onAuthorizationUrl === undefined) return "device";
-  if (o.callback === undefined) return o.redirectUri === undefined ? "device" : "browser";
-  return o.callback.browserUnavailable?.() === undefined ? "browser" : "device";
-}
-
-/** With `expectSubject`, tokens for another account are refused (and not kept). */
-function checkSubject(o: OAuthOptions, tokens: TokenSet): void {
-  if (o.expectSubject === undefined || tokens.subject === o.expectSubject) return;
-  throw oauthError(
-    tokens.subject === undefined
-      ? `The login did not say which account it is; this profile is bound to ${o.expectSubject}`
-      : `The login returned another account than the one this profile is bound to (${o.expectSubject}); nothing was kept`,
-    "identity_mismatch",
-    { expected: o.expectSubject },
-  );
-}
-
-/** Runs a user's login (browser or device flow), reporting it to `ctx.auth`. */
-async function logIn(
-  ctx: RecoveryContext,
-  session: Session,
-  d: Discovery,
-  need: Need,
-  signal: AbortSignal,
-  dpop: DpopSigner | undefined,
-): Promise<{ tokens: TokenSet; scopes?: string[] }> {
-  const o = (ctx.grant as Extract<Grant, { kind: "authorization_code" }>).options;
-  const before = ctx.auth.status().state;
-  try {
-    let obtained: { tokens: TokenSet; scopes?: string[] };
-    if (pickFlow(o, d) === "device") {
-      // The device flow loads only when a login uses it.
-      const { authorizeWithDevice } = await import("./_device.ts");
-      obtained = await authorizeWithDevice(
-        interactive(ctx),
-        session,
-        d,
-        need,
-        signal,
-        dpop,
-        ctx.auth,
-      );
-    } else {obtained = await authorizeInteractively(
-        interactive(ctx),
-        session,
-        d,
-        need,
-        signal,
-        dpop,
-      );}
-    checkSubject(o, obtained.tokens);
-    return obtained;
-  } catch (error) {
-    if (ctx.auth.status().state === "pending") {
-      ctx.auth.set(before === "pending" ? "none" : before);
-    }
-    throw error;
-  }
-}
-
 async function obtainCredentials(
   ctx: RecoveryContext,
   session: Session,
@@ -286,11 +168,11 @@ async function obtainCredentials(
 ): Promise<{ tokens: TokenSet; scopes?: string[] }> {
   const o = (ctx.grant as Extract<Grant, { kind: "client_credentials" }>).options;
   checkBinding(ctx, d.issuer);
-  const scopes = selectScopes({
-    configured: need.stepUp ? undefined : ctx.configured,
-    challenged: need.challenge.scope,
-    resourceScopes: d.resourceMetadata?.scopes_supported,
-    previous: need.stepUp ? session.scopes : undefined,
+  const scopes = loginScopes({
+    configured: ctx.configured,
+    need,
+    session,
+    discovery: d,
     offlineAccess: false,
   });
   const dpop = await dpopFor(ctx, session, d, need.challenge);

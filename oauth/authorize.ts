@@ -57,6 +57,58 @@ export function selectScopes(inputs: ScopeInputs): string[] | undefined {
   return [...scopes];
 }
 
+/** What a login knows when it picks its scopes (see {@linkcode loginScopes}). */
+export interface LoginScopeInputs {
+  /** The host's configured scopes (not used on a step-up). */
+  configured?: string[];
+  /** The recovery: its challenge, whether it steps up, the tokens that were refused. */
+  need: { challenge: { scope?: string[] }; stepUp?: boolean; failed?: { scope?: string } };
+  /** The scopes this endpoint's session asked for before. */
+  session: { scopes?: string[] };
+  /** The discovery: the resource's and the authorization server's `scopes_supported`. */
+  discovery: {
+    resourceMetadata?: { scopes_supported?: string[] };
+    metadata: { scopes_supported?: string[] };
+  };
+  /** Whether to ask for `offline_access` when the server lists it (default `true`). */
+  offlineAccess?: boolean;
+}
+
+/**
+ * The scopes a login asks for, whichever grant runs it (browser, device, client
+ * credentials): {@linkcode selectScopes} over the configured scopes (not on a step-up), the
+ * challenge's and the resource's; on a step-up, the union with what was asked before — the
+ * session's scopes, or the refused token's when this process never logged in itself (its
+ * tokens came from a store).
+ *
+ * @param inputs What the login knows.
+ * @returns The scopes, or `undefined` to omit `scope`.
+ *
+ * @example
+ * ```ts
+ * import { loginScopes } from "./authorize.ts";
+ *
+ * const scopes = loginScopes({
+ *   need: { challenge: { scope: ["mcp:write"] }, stepUp: true, failed: { scope: "mcp:read" } },
+ *   session: {},
+ *   discovery: { metadata: {} },
+ * });
+ * if (scopes?.join(" ") !== "mcp:read mcp:write") throw new Error();
+ * ```
+ */
+export function loginScopes(inputs: LoginScopeInputs): string[] | undefined {
+  const { need, session, discovery } = inputs;
+  const granted = need.failed?.scope?.split(/\s+/).filter((s) => s !== "");
+  return selectScopes({
+    configured: need.stepUp ? undefined : inputs.configured,
+    challenged: need.challenge.scope,
+    resourceScopes: discovery.resourceMetadata?.scopes_supported,
+    previous: need.stepUp ? session.scopes ?? (granted?.length ? granted : undefined) : undefined,
+    serverScopes: discovery.metadata.scopes_supported,
+    offlineAccess: inputs.offlineAccess,
+  });
+}
+
 /** What {@linkcode startAuthorization} needs. */
 export interface AuthorizationRequestInputs {
   /** The issuer the metadata was checked against (recorded for the `iss` check). */

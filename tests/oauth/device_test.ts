@@ -249,7 +249,15 @@ test("device flow: the options name what is missing", () => {
 });
 
 test("device flow: loaded only when a login uses it (a dynamic import, even from the engine)", () => {
-  for (const entry of ["mod.ts", "http.ts", "oauth/_engine.ts", "oauth/_recovery.ts"]) {
+  for (
+    const entry of [
+      "mod.ts",
+      "http.ts",
+      "oauth/_engine.ts",
+      "oauth/_recovery.ts",
+      "oauth/_login.ts",
+    ]
+  ) {
     const eager = walkGraph(entry, { eager: true });
     assert(!eager.modules.has("oauth/_device.ts"), `${entry} loads the device flow at once`);
   }
