@@ -1,7 +1,8 @@
-// The real authorization server setup the device flow and profile tests share:
+// The real authorization server setup the browser, device flow and profile tests share:
 // oidc-provider (Node, 127.0.0.1) with its device flow enabled, in front of a protected MCP
-// resource (Hono on 127.0.0.1) that verifies the JWT access tokens, records which account
-// (`sub`) each token and each MCP session belongs to, and forwards to the HTTP fixture. A
+// resource (Hono on 127.0.0.1) that verifies the JWT access tokens and their `mcp:tools`
+// scope, records which account (`sub`) each token and each MCP session belongs to, and
+// forwards to the HTTP fixture. A
 // `resources/read` of `test://resource1` is answered with the caller's account, marked
 // private, so a cached result that crossed accounts would show.
 //
@@ -33,6 +34,8 @@ export interface OidcSetup extends AsyncDisposable {
   sessions: Map<string, Set<string>>;
   /** The account of every request that reached the MCP resource with a valid token. */
   subjects: string[];
+  /** The distinct access tokens the resource accepted. */
+  tokens: Set<string>;
   /** `resources/read` requests that reached the upstream server, by account. */
   reads: string[];
   /** Revokes a token at the authorization server (RFC 7009). */
@@ -81,6 +84,7 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
   const keys: { jwks?: ReturnType<typeof createRemoteJWKSet> } = {};
   const sessions = new Map<string, Set<string>>();
   const subjects: string[] = [];
+  const tokens = new Set<string>();
   const reads: string[] = [];
   const app = new Hono();
   app.get(
@@ -101,11 +105,13 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
         issuer,
         audience: resource,
       });
+      if (!String(payload.scope ?? "").split(" ").includes("mcp:tools")) throw new Error("scope");
       sub = String(payload.sub);
     } catch {
       return c.json({ error: "invalid_token" }, 401, challenge);
     }
     subjects.push(sub);
+    tokens.add(header.slice(7));
     const headers = new Headers(c.req.raw.headers);
     headers.delete("authorization");
     headers.delete("host");
@@ -170,6 +176,7 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
     events,
     sessions,
     subjects,
+    tokens,
     reads,
     count: (event, field, value) =>
       events.filter((e) => e.event === event && (field === undefined || e[field] === value))

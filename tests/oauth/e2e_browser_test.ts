@@ -8,24 +8,17 @@
 // CHROMIUM_PATH or /usr/bin/chromium (Debian's `chromium` package). Without Chromium the
 // test is skipped, except under CI=true, where it fails.
 
-import { createRemoteJWKSet, jwtVerify } from "jose";
-import { Hono } from "hono";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import process from "node:process";
 import { connectClient } from "../../client/client.ts";
 import { loopbackCallback } from "../../oauth/callback.ts";
 import { type KvLike, kvTokenStore } from "../../oauth/kv_store.ts";
 import { spawnProcess } from "../../runtime/spawn.ts";
-import { serve } from "../../runtime/serve.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
-import { startHttpFixture } from "../fixtures/http_server.ts";
-import { jsonLines } from "./_oidc.ts";
+import { CHROMIUM, HAVE_BROWSER, NO_BROWSER, startOidc } from "./_oidc.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const HAVE_BROWSER = existsSync(CHROMIUM);
 const ROOT = new URL("../../", import.meta.url).pathname;
 const TTL = 4; // seconds: short, so the test sees it expire
 const reconnect = { attempts: 2, initialDelay: 10, maxDelay: 50, jitter: 0 };
@@ -58,67 +51,10 @@ test(
   "e2e: oidc-provider + Chromium login, refresh once under 10 calls, tokens reused from Kv",
   async () => {
     assert(HAVE_BROWSER, `Chromium is not at ${CHROMIUM} (apt-get install -y chromium)`);
-    await using upstream = await startHttpFixture();
-
-    // The protected MCP resource: verifies the JWT access tokens, forwards to the fixture.
-    let issuer = "";
-    let resource = "";
-    const keys: { jwks?: ReturnType<typeof createRemoteJWKSet> } = {};
-    const tokensSeen = new Set<string>();
-    const app = new Hono();
-    app.get(
-      "/.well-known/oauth-protected-resource/mcp",
-      (c) => c.json({ resource, authorization_servers: [issuer], scopes_supported: ["mcp:tools"] }),
-    );
-    app.all("/mcp", async (c) => {
-      const header = c.req.header("authorization") ?? "";
-      const challenge = {
-        "www-authenticate": `Bearer resource_metadata="${
-          new URL(c.req.url).origin
-        }/.well-known/oauth-protected-resource/mcp"`,
-      };
-      if (!header.startsWith("Bearer ")) {
-        return c.json({ error: "invalid_token" }, 401, challenge);
-      }
-      const token = header.slice(7);
-      try {
-        const { payload } = await jwtVerify(token, keys.jwks!, { issuer, audience: resource });
-        if (!String(payload.scope ?? "").split(" ").includes("mcp:tools")) throw new Error("scope");
-      } catch {
-        return c.json({ error: "invalid_token" }, 401, challenge);
-      }
-      tokensSeen.add(token);
-      const headers = new Headers(c.req.raw.headers);
-      headers.delete("authorization");
-      headers.delete("host");
-      return await fetch(upstream.url, {
-        method: c.req.method,
-        headers,
-        body: c.req.method === "POST" ? await c.req.text() : undefined,
-      });
-    });
-    await using rs = await serve(app.fetch);
-    resource = `${rs.url.origin}/mcp`;
-
-    // The authorization server, in Node.
-    const as = spawnProcess({
-      command: "node",
-      args: [join(ROOT, "tests/fixtures/oidc_server.mjs"), resource, String(TTL)],
-      cwd: ROOT,
-    });
-    const asErrors = text(as.stderr);
-    const events: Record<string, unknown>[] = [];
-    const started = await Promise.race([
-      jsonLines(as, events),
-      as.exited.then(async (status) => {
-        throw new Error(`oidc-provider exited (${JSON.stringify(status)}): ${await asErrors}`);
-      }),
-    ]);
-    issuer = String(started.issuer);
-    keys.jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
+    await using oidc = await startOidc(TTL);
+    const { resource, events } = oidc;
     const count = (event: string, grant?: string) =>
-      events.filter((e) => e.event === event && (grant === undefined || e.grant_type === grant))
-        .length;
+      grant === undefined ? oidc.count(event) : oidc.count(event, "grant_type", grant);
 
     const dir = mkdtempSync(join(tmpdir(), "conduit-oauth-e2e-"));
     try {
@@ -172,7 +108,7 @@ test(
         Array.from({ length: 10 }, (_, i) => `call ${i}`),
       );
       assertEquals(count("grant", "refresh_token"), 1, JSON.stringify(events));
-      assertEquals(tokensSeen.size, 2, "the first token, then the refreshed one");
+      assertEquals(oidc.tokens.size, 2, "the first token, then the refreshed one");
       await client.close();
       kv.close();
 
@@ -208,12 +144,8 @@ test(
         }`,
       );
     } finally {
-      await as.stdin.close().catch(() => {});
-      as.kill();
-      await as.exited;
-      await asErrors.catch(() => "");
       rmSync(dir, { recursive: true, force: true });
     }
   },
-  { ignore: !HAVE_BROWSER && process.env.CI !== "true", timeout: 90_000 },
+  { ignore: NO_BROWSER, timeout: 90_000 },
 );
