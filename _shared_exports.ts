@@ -1,10 +1,12 @@
 /**
  * Private: what both entries export — the protocol core, the client, the transport contract,
- * the Streamable HTTP transport, the edge-safe part of OAuth and the edge-safe cache stores
- * (memory and Redis). `mod.ts` adds stdio,
- * spawning, the in-process transport, its `connect` and the OAuth pieces that need a
- * runtime; `http.ts` adds its HTTP-only `connect`. Nothing here may reach `runtime/`, stdio,
- * Hono or `oauth/callback.ts` (tests/edge/graph_test.ts checks `http.ts`'s graph).
+ * the Streamable HTTP transport, the memory cache store, and the types of the layers above
+ * the wire (OAuth, governance, shaping, the adapters' kits). Their code lives in sub-entries
+ * (`./oauth`, `./governance`, `./adapters`, `./cache`, `./hub`), so a plain client loads
+ * only the protocol, its transport and the client core. `mod.ts` adds stdio, spawning, the
+ * in-process transport, its `connect` and the file store; `http.ts` adds its HTTP-only
+ * `connect`. Nothing here may reach `runtime/`, stdio, Hono or `oauth/callback.ts`
+ * (tests/edge/graph_test.ts checks `http.ts`'s graph).
  *
  * @module
  */
@@ -33,8 +35,8 @@ export {
   type StreamableHttpOptions,
   type StreamableHttpTransport,
 } from "./transports/streamable_http.ts";
-export { type OAuthMiddleware, withClientCredentials, withOAuth } from "./oauth/middleware.ts";
-export { handleCallback, type HandleCallbackOptions } from "./oauth/handle_callback.ts";
+export type { OAuthMiddleware } from "./oauth/middleware.ts";
+export type { HandleCallbackOptions } from "./oauth/handle_callback.ts";
 export type {
   AuthorizationUrlContext,
   CallbackListener,
@@ -50,26 +52,56 @@ export type {
 } from "./oauth/client_credentials.ts";
 export type { ClientMetadata } from "./oauth/dynamic_registration.ts";
 export type { PreRegisteredClient } from "./oauth/registration.ts";
-export * from "./oauth/_store_exports.ts";
-export { idJagAssertion, type IdJagOptions } from "./oauth/enterprise.ts";
+export type {
+  ClientRegistration,
+  MaybePromise,
+  MemoryTokenStoreOptions,
+  PendingAuthorization,
+  TokenKey,
+  TokenSet,
+  TokenStore,
+} from "./oauth/store.ts";
+export type { IdJagOptions } from "./oauth/enterprise.ts";
 export { type CacheKey, type CacheStore } from "./cache/store.ts";
 export type { CacheTarget } from "./cache/digest.ts";
 export { memoryStore, type MemoryStoreOptions } from "./cache/memory.ts";
-export { type RedisCommand, redisStore, type RedisStoreOptions } from "./cache/redis.ts";
-export { redisTokenStore, type RedisTokenStoreOptions } from "./oauth/redis_store.ts";
+export type { RedisCommand, RedisStoreOptions } from "./cache/redis.ts";
+export type { RedisTokenStoreOptions } from "./oauth/redis_store.ts";
 export { type SanitizeOptions, sanitizeText } from "./protocol/text.ts";
-export {
-  DEFAULT_MAX_CHARS,
-  type ShapeDefaults,
-  type ShapedResult,
-  type ShapeOptions,
-  shapeResult,
-  type SpillInfo,
-  type SpillOptions,
-  type SpillSetting,
+export type {
+  ShapeDefaults,
+  ShapedResult,
+  ShapeOptions,
+  SpillInfo,
+  SpillOptions,
+  SpillSetting,
 } from "./governance/shape.ts";
 export type * from "./adapters/types.ts";
-export * from "./adapters/openai.ts";
-export * from "./adapters/anthropic.ts";
-export * from "./adapters/ai_sdk.ts";
-export * from "./governance/_exports.ts";
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  GovernanceOptions,
+  PolicyOptions,
+} from "./governance/options.ts";
+export type { CompiledFilter, ToolFilter } from "./governance/filter.ts";
+export type { Pattern } from "./governance/glob.ts";
+export type {
+  Awaitable,
+  BeforeOutcome,
+  CallRequest,
+  Hooks,
+  ReadOutcome,
+} from "./governance/hooks.ts";
+export type {
+  AnnotationMatch,
+  Decision,
+  PolicyKind,
+  PolicyRequest,
+  PolicyRule,
+  PolicyVerdict,
+} from "./governance/policy.ts";
+export type { CompiledSchema, SchemaIssue } from "./governance/validate.ts";
+export type { ChangeEntry, PinnedDefinition, ToolChange } from "./governance/pin.ts";
+export type { Finish, Governance, Scope, ToolCall } from "./governance/stages.ts";
+export type { Caller, GovernanceContext } from "./governance/types.ts";

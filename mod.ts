@@ -41,19 +41,13 @@ export {
   type InProcessPeer,
   type InProcessServer,
 } from "./transports/in_process.ts";
-export {
-  type LoopbackCallback,
-  loopbackCallback,
-  type LoopbackCallbackOptions,
-  type LoopbackListener,
+export type {
+  LoopbackCallback,
+  LoopbackCallbackOptions,
+  LoopbackListener,
 } from "./oauth/callback.ts";
-export {
-  type KvKeyPart,
-  type KvLike,
-  kvTokenStore,
-  type KvTokenStoreOptions,
-} from "./oauth/kv_store.ts";
-export { type CacheKvLike, denoKvStore, type DenoKvStoreOptions } from "./cache/deno_kv.ts";
+export type { KvKeyPart, KvLike, KvTokenStoreOptions } from "./oauth/kv_store.ts";
+export type { CacheKvLike, DenoKvStoreOptions } from "./cache/deno_kv.ts";
 export type { FileStoreOptions, FolderLike } from "./cache/file_store.ts";
 import type { FileStoreOptions } from "./cache/file_store.ts";
 import type { CacheStore } from "./cache/store.ts";
@@ -94,13 +88,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): CacheSto
     deletePrefix: (prefix) => store().then((s) => s.deletePrefix(prefix)),
   };
 }
-// Many servers behind one object, and the server files hosts keep (mod.ts only: stdio).
-export { hub } from "./hub/hub.ts";
+// The hub's types (its code is in the `./hub` entry: `hub`, `loadConfig`, `searchTools`).
 export type * from "./hub/types.ts";
-export {
-  type ConfigInput,
-  type HubConfig,
-  loadConfig,
-  type LoadConfigOptions,
-} from "./hub/config.ts";
-export { searchTools, type ToolMatch } from "./hub/search.ts";
+export type { ConfigInput, HubConfig, LoadConfigOptions } from "./hub/config.ts";
+export type { ToolMatch } from "./hub/search.ts";

@@ -18,7 +18,7 @@ import type { AdapterOptions, ToolKit, ToolSource } from "./types.ts";
  *
  * @example
  * ```ts
- * import { AI_SDK_SCHEMA } from "../mod.ts";
+ * import { AI_SDK_SCHEMA } from "./mod.ts";
  *
  * if (AI_SDK_SCHEMA !== Symbol.for("vercel.ai.schema")) throw new Error("unexpected");
  * ```
@@ -79,7 +79,7 @@ function sdkSchema(schema: Record<string, unknown>): AiSdkSchema {
  *
  * @example Tools for `generateText`, one executed as the SDK would
  * ```ts
- * import { aiSdkTools } from "../mod.ts";
+ * import { aiSdkTools } from "./mod.ts";
  *
  * const source = {
  *   listAllTools: () =>

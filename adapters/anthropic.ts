@@ -92,7 +92,7 @@ export interface AnthropicDeferredKit extends Omit<AnthropicKit, "tools"> {
  *
  * @example Tools for the Messages API, and a `tool_use` block run
  * ```ts
- * import { anthropicTools } from "../mod.ts";
+ * import { anthropicTools } from "./mod.ts";
  *
  * const source = {
  *   listAllTools: () =>
@@ -107,7 +107,7 @@ export interface AnthropicDeferredKit extends Omit<AnthropicKit, "tools"> {
  *
  * @example A hub's whole catalogue, deferred behind Anthropic's tool search
  * ```ts
- * import { anthropicTools } from "../mod.ts";
+ * import { anthropicTools } from "./mod.ts";
  *
  * const hub = {
  *   listAllTools: () => Promise.resolve([]),

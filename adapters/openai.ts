@@ -135,7 +135,7 @@ export interface OpenAiResponsesKit extends ToolKit {
  *
  * @example Chat Completions tools in strict mode, and a model's call run
  * ```ts
- * import { openAiTools } from "../mod.ts";
+ * import { openAiTools } from "./mod.ts";
  *
  * const source = {
  *   listAllTools: () => Promise.resolve([{

@@ -18,7 +18,7 @@
 import { existsSync, statSync } from "node:fs";
 import process from "node:process";
 import { basename, dirname, join, resolve } from "node:path";
-import { loadConfig } from "../mod.ts";
+import { loadConfig } from "../hub/mod.ts";
 
 /** One server of a config file. */
 export interface ServerEntry {

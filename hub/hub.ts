@@ -131,7 +131,7 @@ function unknown(what: string, name: string, reason: string): McpError {
  *
  * @example Servers from a config file, tools under `server__tool`
  * ```ts ignore
- * import { hub, loadConfig } from "../mod.ts";
+ * import { hub, loadConfig } from "./mod.ts";
  *
  * await using servers = hub(await loadConfig("claude_desktop_config.json"));
  * await servers.ready();

@@ -116,6 +116,10 @@ await run("deno doc --lint", deno, [
   ...entries,
   "oauth/mod.ts",
   "testing/mod.ts",
+  "hub/mod.ts",
+  "governance/mod.ts",
+  "adapters/mod.ts",
+  "cache/mod.ts",
   "cli.ts",
 ]);
 await run("deno publish --dry-run", deno, ["publish", "--dry-run", "--allow-dirty"]);

@@ -9,7 +9,7 @@
 
 import { join } from "node:path";
 import process from "node:process";
-import { hub, type HubServer } from "../../mod.ts";
+import { hub, type HubServer } from "../../hub/mod.ts";
 import { type Command, EXIT, firstLine, printJson } from "../_command.ts";
 import { loadServers } from "../_config.ts";
 import { catalogueFile } from "../_catalogue_file.ts";

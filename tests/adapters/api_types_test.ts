@@ -27,7 +27,7 @@ import { execFile } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { aiSdkTools, anthropicTools, openAiTools, type ToolSource } from "../../mod.ts";
+import { aiSdkTools, anthropicTools, openAiTools, type ToolSource } from "../../adapters/mod.ts";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
 
 const TOOLS = [
@@ -285,7 +285,7 @@ test("api types: a wrong shape fails the type check (the checks above can fail)"
     'import type { ChatCompletionTool } from "openai/resources/chat/completions";',
     'import type { FunctionTool } from "openai/resources/responses/responses";',
     'import type { Tool } from "@anthropic-ai/sdk/resources/messages";',
-    'import { anthropicTools, openAiTools, type ToolSource } from "../../mod.ts";',
+    'import { anthropicTools, openAiTools, type ToolSource } from "../../adapters/mod.ts";',
     "declare const source: ToolSource;",
     "const chat = await openAiTools(source);",
     'const responses = await openAiTools(source, { api: "responses" });',

@@ -9,14 +9,8 @@ import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import type { FunctionTool } from "openai/resources/responses/responses";
 import type { Tool as AnthropicSdkTool } from "@anthropic-ai/sdk/resources/messages";
 import { connect as connectHttp } from "../../http.ts";
-import {
-  aiSdkTools,
-  anthropicTools,
-  connect,
-  type McpClient,
-  openAiTools,
-  type ToolSource,
-} from "../../mod.ts";
+import { connect, type McpClient, type ToolSource } from "../../mod.ts";
+import { aiSdkTools, anthropicTools, openAiTools } from "../../adapters/mod.ts";
 import { startModernSdkHttp } from "../fixtures/modern_sdk_server.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes, test } from "../_harness.ts";
 import { sampleArguments, strictViolations, TOOL_NAME } from "./_api_rules.ts";

@@ -117,10 +117,10 @@ const LAYERS: Record<string, readonly string[]> = {
     "client/changes",
     "governance",
   ],
-  // The command-line inspector: only the public entries (".": mod.ts; oauth/mod.ts and
-  // testing/mod.ts), the clock for its progress line, and protocol/'s nearest-name rule
-  // for its suggestions.
-  cli: [".", "clock", "oauth", "testing", "protocol"],
+  // The command-line inspector: only the public entries (".": mod.ts; oauth/mod.ts,
+  // testing/mod.ts and hub/mod.ts), the clock for its progress line, and protocol/'s
+  // nearest-name rule for its suggestions.
+  cli: [".", "clock", "oauth", "testing", "hub", "protocol"],
 };
 
 /**

@@ -35,7 +35,7 @@ test("governance: a throwing onToolsListed fails the listing; odd answers are re
 });
 
 test("governance: createGovernance over a plain tool list, as a hub would run it", async () => {
-  const { createGovernance } = await import("../../mod.ts");
+  const { createGovernance } = await import("../../governance/mod.ts");
   const catalogue = [
     { name: "docs.search", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
     { name: "db.drop", inputSchema: { type: "object" } },
