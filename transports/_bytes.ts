@@ -31,15 +31,20 @@ export function release(bytes: Uint8Array): void {
   }
 }
 
-/** Chunks from this size on are worth freeing at once (see {@linkcode releaseChunk}). */
-const LARGE_CHUNK = 64 * 1024;
+/**
+ * Chunks from this size on are freed at once (see {@linkcode releaseChunk}). Bun reads a
+ * busy pipe in pieces of 4 KiB as often as in large ones, and a chunked `fetch` body in
+ * pieces just under 64 KiB (the chunk framing taken off): a higher floor left those to the
+ * collector, 0.06× to 0.12× of a message at the limit on top of its text and value.
+ */
+const LARGE_CHUNK = 4 * 1024;
 
 /**
  * Frees a large chunk that a stream which is not a byte stream (Bun's pipes and `fetch`
  * bodies) handed over, once its bytes have been copied or decoded. Such a stream reads every
  * chunk into a fresh buffer and keeps no reference to it (the Streams standard hands a read
  * chunk to the reader), but the collector would free it only at its next run: the chunks of
- * one message at the limit would add up to its size again. Small chunks are left to the
+ * one message at the limit would add up to its size again. Chunks under 4 KiB are left to the
  * collector (they are cheap, and a stream made in code may enqueue a buffer it reuses).
  *
  * @param chunk A chunk the caller read and has done with.
