@@ -247,6 +247,17 @@ test("http body: a large body is read whole by its length; the limit still holds
   // Unknown length, several chunks: joined and decoded.
   const chunked = new Response(byteStream(pieces(bytes, 20_000)));
   assertEquals(await readBoundedText(chunked, bytes.length), text);
+  // A byte stream of unknown length (Deno's chunked bodies): read through one reused buffer;
+  // a short body comes back as a tight copy, and the limit holds.
+  const bare = (parts: Uint8Array[]) =>
+    ({ body: byteStream(parts), headers: new Headers() }) as unknown as Response;
+  assertEquals(await readBounded(bare(pieces(bytes, 20_000)), bytes.length), bytes);
+  const small = await readBounded(bare([bytes.subarray(0, 100)]), bytes.length);
+  assertEquals([small.byteLength, small.buffer.byteLength], [100, 100]);
+  assertEquals(await readBounded(bare([]), bytes.length), new Uint8Array(0));
+  const over = await readBounded(bare(pieces(bytes, 20_000)), bytes.length - 1)
+    .then(() => undefined, (e) => e);
+  assert(isMcpError(over) && over.reason === "response_too_large", String(over));
 });
 
 test("http body: a chunked body is joined as it arrives, each large chunk freed at once", async () => {
