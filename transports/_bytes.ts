@@ -95,39 +95,51 @@ const RESERVE = 256 * 1024 * 1024;
  * ```
  */
 export function byteCarry(max: number): ByteCarry {
-  let buffer: Uint8Array | undefined;
-  let held = 0;
-  return {
-    get length() {
-      return held;
-    },
-    append(piece) {
-      const needed = held + piece.length;
-      if (buffer === undefined || buffer.length < needed) {
-        const doubled = Math.max(2 * (buffer?.length ?? 0), FIRST);
-        const size = Math.max(
-          needed,
-          Math.min(max, needed > JUMP ? Math.max(RESERVE, doubled) : doubled),
-        );
-        const grown = new Uint8Array(size);
-        if (buffer !== undefined) {
-          grown.set(buffer.subarray(0, held));
-          release(buffer);
-        }
-        buffer = grown;
-      }
-      buffer.set(piece, held);
-      held = needed;
-    },
-    view: () => buffer === undefined ? new Uint8Array(0) : buffer.subarray(0, held),
-    clear() {
-      held = 0;
-      if (buffer !== undefined && buffer.length > KEEP) {
+  return new Carry(max);
+}
+
+/** {@linkcode byteCarry}'s carry: `length` a plain field, read for every line on the hot path. */
+class Carry implements ByteCarry {
+  length = 0;
+  #buffer: Uint8Array | undefined;
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  append(piece: Uint8Array): void {
+    const held = this.length;
+    const needed = held + piece.length;
+    let buffer = this.#buffer;
+    if (buffer === undefined || buffer.length < needed) {
+      const doubled = Math.max(2 * (buffer?.length ?? 0), FIRST);
+      const size = Math.max(
+        needed,
+        Math.min(this.#max, needed > JUMP ? Math.max(RESERVE, doubled) : doubled),
+      );
+      const grown = new Uint8Array(size);
+      if (buffer !== undefined) {
+        grown.set(buffer.subarray(0, held));
         release(buffer);
-        buffer = undefined;
       }
-    },
-  };
+      this.#buffer = buffer = grown;
+    }
+    buffer.set(piece, held);
+    this.length = needed;
+  }
+
+  view(): Uint8Array {
+    return this.#buffer === undefined ? new Uint8Array(0) : this.#buffer.subarray(0, this.length);
+  }
+
+  clear(): void {
+    this.length = 0;
+    if (this.#buffer !== undefined && this.#buffer.length > KEEP) {
+      release(this.#buffer);
+      this.#buffer = undefined;
+    }
+  }
 }
 
 const utf8 = new TextDecoder();
