@@ -9,7 +9,8 @@
 
 import { execPath, readLines, runtime, spawn } from "./_lib.ts";
 
-export type ClientName = "raw" | "ours" | "official";
+/** The contestants; `link` (our transport alone, driven like the raw floor) is HTTP's only. */
+export type ClientName = "raw" | "ours" | "official" | "link";
 export type Mode = "auto" | "legacy";
 export type ServerName = "minimal" | "everything";
 
@@ -85,6 +86,8 @@ export function connectStdio(
       }, mode);
     case "official":
       return connectOfficial(server, mode);
+    case "link":
+      throw new Error("the link contestant is HTTP's only");
   }
 }
 
