@@ -180,6 +180,7 @@ async function driver(): Promise<void> {
       const running = await startServer(server);
       try {
         const args = ["--worker", "--case", "latency", "--url", running.url, "--mode", mode];
+        if (CLIENTS.includes("link")) args.push("--link");
         args.push("--rounds", flags.get("rounds") ?? rounds);
         args.push("--block", flags.get("block") ?? block);
         return await runWorker(runtimeArgv(script, args), 300_000);
