@@ -55,9 +55,8 @@ export interface SpawnOptions {
  *
  * Outside Windows the child leads a new session and process group (`detached` in both
  * runtimes; not with `processGroup: false`), so {@linkcode ChildProcess.killTree} can end
- * everything it started. A
- * consequence: a terminal's Ctrl-C (which signals the foreground group) no longer reaches
- * it; it sees its stdin close when this process ends instead.
+ * everything it started. A consequence: a terminal's Ctrl-C (which signals the foreground
+ * group) no longer reaches it; it sees its stdin close when this process ends instead.
  *
  * @param options The command, arguments, environment and working directory.
  * @returns The running process.
