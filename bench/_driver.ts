@@ -135,7 +135,13 @@ export function leadCells(
   const era = rows.find((r) => r.client === client && r.server === server && r.case === "calls")
     ?.era;
   const cells = [
-    client === "official" ? "official v2" : client === "raw" ? raw : "ours",
+    client === "official"
+      ? "official v2"
+      : client === "raw"
+      ? raw
+      : client === "link"
+      ? "our transport alone"
+      : "ours",
     String(era ?? "–"),
     fmt(m("latency", "seqP50"), 3),
     fmt(m("latency", "seqP99"), 3),

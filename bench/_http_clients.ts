@@ -14,9 +14,19 @@ export type { ClientName, Mode, Session };
 
 const ARGS = { message: "hello" };
 
-/** Connects `client` to the MCP endpoint `url` in `mode`. */
-export function connectHttp(client: ClientName, url: string, mode: Mode): Promise<Session> {
+/**
+ * Connects `client` to the MCP endpoint `url` in `mode`. `"link"` is our Streamable HTTP
+ * transport alone, driven like the raw floor (no client core): what our transport's code and
+ * state add to the process, apart from the client's.
+ */
+export function connectHttp(
+  client: ClientName,
+  url: string,
+  mode: Mode,
+): Promise<Session> {
   switch (client) {
+    case "link":
+      return connectLink(url, mode);
     case "raw":
       return connectRaw(url, mode);
     case "ours":
@@ -24,6 +34,64 @@ export function connectHttp(client: ClientName, url: string, mode: Mode): Promis
     case "official":
       return connectOfficial(url, mode);
   }
+}
+
+// ---- our transport alone --------------------------------------------------------------------
+
+async function connectLink(url: string, mode: Mode): Promise<Session> {
+  const { streamableHttp } = await import("../transports/streamable_http.ts");
+  const pending = new Map<unknown, (reply: Reply) => void>();
+  const link = await streamableHttp(url).open({
+    message(message) {
+      const id = (message as Reply).id;
+      const resolve = pending.get(id);
+      if (resolve !== undefined) {
+        pending.delete(id);
+        resolve(message as Reply);
+      }
+    },
+    closed() {},
+  });
+  let nextId = 1;
+  const request = (method: string, params: Record<string, unknown>): Promise<Reply> => {
+    const id = nextId++;
+    const reply = new Promise<Reply>((resolve) => pending.set(id, resolve));
+    return link.send({ jsonrpc: "2.0", id, method, params }).then(() => reply);
+  };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  let era: "modern" | "legacy" = "legacy";
+  if (mode === "auto") {
+    link.setProtocol({ era: "modern", version: MODERN });
+    const reply = await request("server/discover", { _meta: meta }).catch(() => ({} as Reply));
+    const versions = reply.result?.supportedVersions;
+    if (Array.isArray(versions) && versions.includes(MODERN)) era = "modern";
+  }
+  if (era === "legacy") {
+    link.setProtocol({ era: "legacy", version: LEGACY });
+    const init = await request("initialize", {
+      protocolVersion: LEGACY,
+      capabilities: {},
+      clientInfo: CLIENT_INFO,
+    });
+    if (init.error !== undefined) throw new Error(`initialize failed: ${init.error.message}`);
+    await link.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }
+  const params = era === "modern"
+    ? { name: "echo", arguments: ARGS, _meta: meta }
+    : { name: "echo", arguments: ARGS };
+  return {
+    era,
+    async call() {
+      const reply = await request("tools/call", params);
+      if (reply.error !== undefined) throw new Error(reply.error.message);
+      return reply.result;
+    },
+    close: () => link.close(),
+  };
 }
 
 // ---- official --------------------------------------------------------------------------

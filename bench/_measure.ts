@@ -7,7 +7,7 @@
  */
 
 import { numberFlag } from "./_flags.ts";
-import { rss } from "./_runtime.ts";
+import { gc, rss } from "./_runtime.ts";
 import { quantile } from "./_stats.ts";
 import { concurrent, sequential } from "./_timing.ts";
 import { emitResult } from "./_worker.ts";
@@ -54,6 +54,14 @@ export async function measureCalls(
   const seq = await sequential(session.call, seqN);
   const par = await concurrent(session.call, parN, inFlight);
   const rssMB = rss() / 2 ** 20;
+  // After collections (where the runtime allows one): what the client holds, without the
+  // garbage its last calls left (which moves with the moment of the last collection).
+  let rssGcMB = NaN;
+  if (gc()) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gc();
+    rssGcMB = rss() / 2 ** 20;
+  }
   await session.close();
   emitResult({
     ...base,
@@ -63,6 +71,7 @@ export async function measureCalls(
     seqMean: seq.mean,
     callsPerSec: par.callsPerSec,
     rssMB,
+    rssGcMB,
   });
 }
 

@@ -23,6 +23,11 @@ export interface SpawnOptions {
   stdout?: "pipe" | "ignore";
   stderr?: "pipe" | "ignore";
   env?: Record<string, string>;
+  /**
+   * `"own"`: the child leads a session of its own (`setsid`, as our stdio transport starts a
+   * server), which where Linux schedules by session is a scheduling group of its own too.
+   */
+  session?: "own" | "same";
 }
 
 /** Spawns `argv` with piped stdin (and stdout, and stderr when asked). */
@@ -35,6 +40,7 @@ export function spawn(argv: string[], options: SpawnOptions = {}): Child {
       stdout,
       stderr,
       env: { ...g.Bun!.env, ...options.env },
+      detached: options.session === "own",
     });
     return {
       pid: child.pid,
@@ -58,6 +64,7 @@ export function spawn(argv: string[], options: SpawnOptions = {}): Child {
     stdout: stdout === "pipe" ? "piped" : "null",
     stderr: stderr === "pipe" ? "piped" : "null",
     env: options.env,
+    detached: options.session === "own",
   }).spawn();
   const writer = child.stdin.getWriter();
   return {

@@ -28,6 +28,7 @@ interface DenoLike {
     stdout: "piped" | "null" | "inherit";
     stderr: "piped" | "null" | "inherit";
     env?: Record<string, string>;
+    detached?: boolean;
   }) => { spawn(): DenoChild };
   exit(code: number): never;
   loadavg(): number[];
@@ -52,6 +53,7 @@ interface BunLike {
     stdout: "pipe" | "ignore" | "inherit";
     stderr: "pipe" | "ignore" | "inherit";
     env?: Record<string, string | undefined>;
+    detached?: boolean;
   }): BunChild;
   gc(force: boolean): void;
   env: Record<string, string | undefined>;

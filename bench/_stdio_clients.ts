@@ -9,7 +9,8 @@
 
 import { execPath, readLines, runtime, spawn } from "./_lib.ts";
 
-export type ClientName = "raw" | "ours" | "official";
+/** The contestants; `link` (our transport alone, driven like the raw floor) is HTTP's only. */
+export type ClientName = "raw" | "ours" | "official" | "link";
 export type Mode = "auto" | "legacy";
 export type ServerName = "minimal" | "everything";
 
@@ -25,6 +26,12 @@ export interface Session {
 export interface ServerCommand {
   command: string;
   args: string[];
+  /**
+   * Where the server runs, for ours and the raw loop: in a session of its own (`"own"`, the
+   * default: how our transport starts a server, `setsid`), or in the benchmark's (`"same"`:
+   * ours with `processGroup: false`). The official client starts its server its own way.
+   */
+  session?: "own" | "same";
 }
 
 const here = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
@@ -71,9 +78,16 @@ export function connectStdio(
     case "raw":
       return connectRaw(server, mode);
     case "ours":
-      return connectOurs({ command: server.command, args: server.args, stderr: "ignore" }, mode);
+      return connectOurs({
+        command: server.command,
+        args: server.args,
+        stderr: "ignore",
+        ...(server.session === "same" ? { processGroup: false } : {}),
+      }, mode);
     case "official":
       return connectOfficial(server, mode);
+    case "link":
+      throw new Error("the link contestant is HTTP's only");
   }
 }
 
@@ -96,7 +110,7 @@ interface OurModule {
  * (`connectClient` with the matching transport while `connect` is not there yet).
  */
 export async function connectOurs(
-  target: string | { command: string; args: string[]; stderr: "ignore" },
+  target: string | { command: string; args: string[]; stderr: "ignore"; processGroup?: boolean },
   mode: Mode,
 ): Promise<Session> {
   const mod = await import("../mod.ts") as unknown as OurModule;
@@ -162,7 +176,8 @@ interface Reply {
 }
 
 async function connectRaw(server: ServerCommand, mode: Mode): Promise<Session> {
-  const child = spawn([server.command, ...server.args]);
+  // Started the way our transport starts a server (a session of its own) unless told.
+  const child = spawn([server.command, ...server.args], { session: server.session ?? "own" });
   const encoder = new TextEncoder();
   const pending = new Map<number, (reply: Reply) => void>();
   let nextId = 1;

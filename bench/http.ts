@@ -56,8 +56,15 @@ import {
 } from "./_driver.ts";
 import type { ClientName, Mode, ServerName } from "./_stdio_clients.ts";
 
-const CLIENTS: ClientName[] = ["raw", "ours", "official"];
 const flags = parseFlags(scriptArgs());
+// --link: also our Streamable HTTP transport alone, driven like the raw floor (its RSS shows
+// what the client core adds beside the transport).
+const CLIENTS: ClientName[] = [
+  "raw",
+  "ours",
+  "official",
+  ...(flags.has("link") ? ["link" as const] : []),
+];
 const here = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
 
 if (flags.has("worker")) await worker();
@@ -153,7 +160,8 @@ async function driver(): Promise<void> {
         "--calls",
         size.calls,
       ];
-      const deno = kase === "listeners" ? ["--v8-flags=--expose-gc"] : [];
+      // Collections for the census, and for the calls' RSS after one.
+      const deno = ["--v8-flags=--expose-gc"];
       return await runWorker(runtimeArgv(script, args, deno), 180_000);
     } catch (error) {
       return { error: String(error) };
@@ -172,6 +180,7 @@ async function driver(): Promise<void> {
       const running = await startServer(server);
       try {
         const args = ["--worker", "--case", "latency", "--url", running.url, "--mode", mode];
+        if (CLIENTS.includes("link")) args.push("--link");
         args.push("--rounds", flags.get("rounds") ?? rounds);
         args.push("--block", flags.get("block") ?? block);
         return await runWorker(runtimeArgv(script, args), 300_000);
@@ -195,6 +204,7 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
       return [
         ...cells,
         fmt(m("calls", "rssMB"), 1),
+        fmt(m("calls", "rssGcMB"), 1),
         fmt(m("listeners", "listenersBefore"), 0),
         fmt(m("listeners", "listenersAfter"), 0),
         fmt(m("listeners", "maxPerSignal"), 0),
@@ -206,6 +216,7 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
       [
         ...LEAD_COLUMNS,
         "RSS MB",
+        "after GC",
         "listeners before",
         "after N calls",
         "max/signal",
@@ -277,14 +288,34 @@ function report(rows: Row[], servers: ServerName[], runs: number): void {
       ratio(rows, runs, [calls("raw"), "rssMB"], [calls("official"), "rssMB"]),
     );
     context("RSS above raw fetch: ours / official", overFloor(rows, runs, server, "rssMB"));
+    context(
+      "RSS after a collection, above raw fetch: ours / official",
+      overFloor(rows, runs, server, "rssGcMB"),
+    );
+    if (CLIENTS.includes("link")) {
+      context(
+        "RSS above raw fetch: our transport alone / official",
+        overFloor(rows, runs, server, "rssMB", "link"),
+      );
+      context(
+        "RSS after a collection, above raw fetch: our transport alone / official",
+        overFloor(rows, runs, server, "rssGcMB", "link"),
+      );
+    }
   }
 }
 
 /** Per run, what ours adds over the raw floor against what the official client adds; the median. */
-function overFloor(rows: Row[], runs: number, server: ServerName, metric: string): number {
+function overFloor(
+  rows: Row[],
+  runs: number,
+  server: ServerName,
+  metric: string,
+  mine: ClientName = "ours",
+): number {
   const per: number[] = [];
   for (let run = 0; run < runs; run++) {
-    const [ours, official, raw] = (["ours", "official", "raw"] as const).map((client) =>
+    const [ours, official, raw] = ([mine, "official", "raw"] as const).map((client) =>
       pick(rows, { client, server, case: "calls", run }, metric)[0]
     );
     if (ours !== undefined && official !== undefined && raw !== undefined && official > raw) {

@@ -92,13 +92,14 @@ async function driver(): Promise<void> {
   );
   const mib = String(numberFlag(flags, "mib", 32));
   const paths = (flags.get("path")?.split(",") ?? PATHS) as PeakPath[];
+  const clients = (flags.get("clients")?.split(",") ?? CLIENTS) as ClientName[];
   const script = decodeURIComponent(new URL(import.meta.url).pathname);
   const deno = ["--v8-flags=--expose-gc"];
   const rows: Row[] = [];
   for (let run = 0; run < setup.runs; run++) {
     for (const path of paths) {
-      for (let i = 0; i < CLIENTS.length; i++) {
-        const client = CLIENTS[(i + run) % CLIENTS.length];
+      for (let i = 0; i < clients.length; i++) {
+        const client = clients[(i + run) % clients.length];
         const t = performance.now();
         let running: RunningServer | undefined;
         let result: Record<string, unknown>;

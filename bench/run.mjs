@@ -1,4 +1,4 @@
-// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache|tracing|governance|hub|startup|toolsearch|hubscale|spill] [--runtime deno|bun]
+// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache|tracing|governance|hub|startup|toolsearch|hubscale|spill|floor] [--runtime deno|bun]
 // [--runs 3]` (`npm run bench -- …`; `npm run bench:peak` and `npm run soak` name theirs).
 // Without a bench name it runs stdio and http; without --runtime, both
 // runtimes. Each bench runs every case --runs times (one process per client and case) and
@@ -52,6 +52,7 @@ for (let i = 0; i < argv.length; i++) {
       "toolsearch",
       "hubscale",
       "spill",
+      "floor",
     ]
       .includes(arg)
   ) {

@@ -188,7 +188,11 @@ export function createSecrets(): Secrets {
     return copy ?? input;
   }
 
-  const value = <T>(input: T, depth = 0): T => walk(input, all(), depth) as T;
+  const value = <T>(input: T, depth = 0): T => {
+    const known = all();
+    // Nothing to redact (an HTTP transport without credentials): no walk over every string.
+    return known.length === 0 ? input : walk(input, known, depth) as T;
+  };
 
   function error<T>(input: T, depth = 0): T {
     if (!(input instanceof Error)) return value(input, depth);

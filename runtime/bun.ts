@@ -110,7 +110,7 @@ export function bunSpawn(options: ResolvedSpawn): ChildProcess {
   const proc = nodeProcess();
   // A new session and process group (setsid), so the whole tree can be signalled; Bun's
   // subprocess signals only its own pid, so the group goes through `process.kill(-pid)`.
-  const grouped = proc.platform !== "win32";
+  const grouped = options.group && proc.platform !== "win32";
   const child = bun().spawn([options.command, ...options.args], {
     env: options.env,
     cwd: options.cwd,

@@ -110,7 +110,7 @@ export function denoHiddenEnv(names: readonly string[] | "all"): string[] {
 export function denoSpawn(options: ResolvedSpawn): ChildProcess {
   const runtime = deno();
   // A new session and process group (setsid), so the whole tree can be signalled.
-  const grouped = runtime.build.os !== "windows";
+  const grouped = options.group && runtime.build.os !== "windows";
   const child = new runtime.Command(options.command, {
     args: options.args,
     env: options.env,

@@ -94,4 +94,6 @@ export interface ResolvedSpawn {
   env: Record<string, string>;
   /** The working directory, if set. */
   cwd?: string;
+  /** Whether the child leads a session and process group of its own (see `SpawnOptions`). */
+  group: boolean;
 }

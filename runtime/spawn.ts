@@ -39,15 +39,24 @@ export interface SpawnOptions {
   inheritEnv?: InheritEnv;
   /** The working directory (default the parent's). */
   cwd?: string;
+  /**
+   * Whether the child leads a session and process group of its own (default `true`, outside
+   * Windows), so that `killTree` ends what it started too. With `false` it stays in this
+   * process's session and group: `killTree` is absent and only the child itself can be
+   * signalled. Where Linux schedules by session (`kernel.sched_autogroup_enabled`), a child
+   * in a session of its own is also a scheduling group of its own, which on a busy machine
+   * can delay each of its wake-ups (see bench/README.md, "The stdio floor").
+   */
+  processGroup?: boolean;
 }
 
 /**
  * Starts a child process with piped stdin, stdout and stderr, under Deno or Bun.
  *
  * Outside Windows the child leads a new session and process group (`detached` in both
- * runtimes), so {@linkcode ChildProcess.killTree} can end everything it started. A
- * consequence: a terminal's Ctrl-C (which signals the foreground group) no longer reaches
- * it; it sees its stdin close when this process ends instead.
+ * runtimes; not with `processGroup: false`), so {@linkcode ChildProcess.killTree} can end
+ * everything it started. A consequence: a terminal's Ctrl-C (which signals the foreground
+ * group) no longer reaches it; it sees its stdin close when this process ends instead.
  *
  * @param options The command, arguments, environment and working directory.
  * @returns The running process.
@@ -87,7 +96,16 @@ export function spawnProcess(options: SpawnOptions): ChildProcess {
   const readParent = runtime === "deno" ? denoReadEnv : bunReadEnv;
   const inherit = options.inheritEnv ?? "safe";
   const env = childEnv(inherit, options.env, readParent);
-  const resolved: ResolvedSpawn = { command: options.command, args, env, cwd: options.cwd };
+  if (options.processGroup !== undefined && typeof options.processGroup !== "boolean") {
+    throw new TypeError("processGroup must be a boolean");
+  }
+  const resolved: ResolvedSpawn = {
+    command: options.command,
+    args,
+    env,
+    cwd: options.cwd,
+    group: options.processGroup ?? true,
+  };
   const envWarning = runtime === "deno" ? hiddenEnvWarning(inherit, env) : undefined;
   let child: ChildProcess;
   try {

@@ -31,15 +31,20 @@ export function release(bytes: Uint8Array): void {
   }
 }
 
-/** Chunks from this size on are worth freeing at once (see {@linkcode releaseChunk}). */
-const LARGE_CHUNK = 64 * 1024;
+/**
+ * Chunks from this size on are freed at once (see {@linkcode releaseChunk}). Bun reads a
+ * busy pipe in pieces of 4 KiB as often as in large ones, and a chunked `fetch` body in
+ * pieces just under 64 KiB (the chunk framing taken off): a higher floor left those to the
+ * collector, 0.06× to 0.12× of a message at the limit on top of its text and value.
+ */
+const LARGE_CHUNK = 4 * 1024;
 
 /**
  * Frees a large chunk that a stream which is not a byte stream (Bun's pipes and `fetch`
  * bodies) handed over, once its bytes have been copied or decoded. Such a stream reads every
  * chunk into a fresh buffer and keeps no reference to it (the Streams standard hands a read
  * chunk to the reader), but the collector would free it only at its next run: the chunks of
- * one message at the limit would add up to its size again. Small chunks are left to the
+ * one message at the limit would add up to its size again. Chunks under 4 KiB are left to the
  * collector (they are cheap, and a stream made in code may enqueue a buffer it reuses).
  *
  * @param chunk A chunk the caller read and has done with.
@@ -90,39 +95,51 @@ const RESERVE = 256 * 1024 * 1024;
  * ```
  */
 export function byteCarry(max: number): ByteCarry {
-  let buffer: Uint8Array | undefined;
-  let held = 0;
-  return {
-    get length() {
-      return held;
-    },
-    append(piece) {
-      const needed = held + piece.length;
-      if (buffer === undefined || buffer.length < needed) {
-        const doubled = Math.max(2 * (buffer?.length ?? 0), FIRST);
-        const size = Math.max(
-          needed,
-          Math.min(max, needed > JUMP ? Math.max(RESERVE, doubled) : doubled),
-        );
-        const grown = new Uint8Array(size);
-        if (buffer !== undefined) {
-          grown.set(buffer.subarray(0, held));
-          release(buffer);
-        }
-        buffer = grown;
-      }
-      buffer.set(piece, held);
-      held = needed;
-    },
-    view: () => buffer === undefined ? new Uint8Array(0) : buffer.subarray(0, held),
-    clear() {
-      held = 0;
-      if (buffer !== undefined && buffer.length > KEEP) {
+  return new Carry(max);
+}
+
+/** {@linkcode byteCarry}'s carry: `length` a plain field, read for every line on the hot path. */
+class Carry implements ByteCarry {
+  length = 0;
+  #buffer: Uint8Array | undefined;
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  append(piece: Uint8Array): void {
+    const held = this.length;
+    const needed = held + piece.length;
+    let buffer = this.#buffer;
+    if (buffer === undefined || buffer.length < needed) {
+      const doubled = Math.max(2 * (buffer?.length ?? 0), FIRST);
+      const size = Math.max(
+        needed,
+        Math.min(this.#max, needed > JUMP ? Math.max(RESERVE, doubled) : doubled),
+      );
+      const grown = new Uint8Array(size);
+      if (buffer !== undefined) {
+        grown.set(buffer.subarray(0, held));
         release(buffer);
-        buffer = undefined;
       }
-    },
-  };
+      this.#buffer = buffer = grown;
+    }
+    buffer.set(piece, held);
+    this.length = needed;
+  }
+
+  view(): Uint8Array {
+    return this.#buffer === undefined ? new Uint8Array(0) : this.#buffer.subarray(0, this.length);
+  }
+
+  clear(): void {
+    this.length = 0;
+    if (this.#buffer !== undefined && this.#buffer.length > KEEP) {
+      release(this.#buffer);
+      this.#buffer = undefined;
+    }
+  }
 }
 
 const utf8 = new TextDecoder();

@@ -8,7 +8,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { byteCarry, decodeOwned, releaseChunk } from "./_bytes.ts";
+import { type ByteCarry, byteCarry, decodeOwned, releaseChunk } from "./_bytes.ts";
 
 /**
  * Whether a large body of known length is read with a BYOB reader into one buffer of its
@@ -106,11 +106,21 @@ async function gather(
     return { bytes, owned: true };
   }
   if (response.body === null) return { bytes: new Uint8Array(0), owned: false };
-  // Of unknown length (chunked): each chunk is copied into one buffer of our own as it
-  // arrives and a large one freed at once, so the chunks of a body at the limit are never
-  // alive beside their joined copy (Bun frees a read chunk only at its next collection).
-  const reader = response.body.getReader();
   const carry = byteCarry(limit);
+  // Of unknown length (chunked) from a byte stream (Deno): read into one reused buffer and
+  // copied into the carry, so no chunk is allocated per read and none waits for a collection.
+  if (byobBodies !== false) {
+    const reader = byobReader(response.body);
+    if (reader !== undefined) {
+      const whole = await readChunked(reader, carry, limit);
+      if (whole !== undefined) return { bytes: whole, owned: true };
+      return { bytes: carry.view(), owned: true, free: () => carry.clear() };
+    }
+  }
+  // Otherwise (Bun) each chunk is copied into one buffer of our own as it arrives and freed
+  // at once, so the chunks of a body at the limit are never alive beside their joined copy
+  // (Bun frees a read chunk only at its next collection).
+  const reader = response.body.getReader();
   let first: Uint8Array | undefined; // a body of one chunk is used as it is
   while (true) {
     const { done, value } = await reader.read();
@@ -135,6 +145,60 @@ async function gather(
   }
   if (first !== undefined) return { bytes: first, owned: false };
   return { bytes: carry.view(), owned: true, free: () => carry.clear() };
+}
+
+/** A BYOB reader of `body`, or `undefined` when it is not a byte stream. */
+function byobReader(body: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | undefined {
+  try {
+    return body.getReader({ mode: "byob" });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first read of a body of unknown length: most bodies end within it. */
+const FIRST_READ = 16 * 1024;
+
+/**
+ * Reads a body of unknown length through a reused buffer, within `limit`: a body that ends
+ * within the first read is returned as it is; a longer one is copied into `carry`.
+ */
+async function readChunked(
+  reader: ReadableStreamBYOBReader,
+  carry: ByteCarry,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  let buffer = new ArrayBuffer(FIRST_READ);
+  let first: Uint8Array | undefined;
+  for (;;) {
+    const { done, value } = await reader.read(new Uint8Array(buffer));
+    if (done || value === undefined) {
+      if (first === undefined) return carry.length === 0 ? new Uint8Array(0) : undefined;
+      // A tight copy: the read buffer is larger than a short body.
+      return first.byteLength === first.buffer.byteLength ? first : first.slice();
+    }
+    if (value.byteLength === 0) {
+      buffer = value.buffer as ArrayBuffer;
+      continue;
+    }
+    if (carry.length + (first?.byteLength ?? 0) + value.byteLength > limit) {
+      carry.clear();
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    if (first === undefined && carry.length === 0) {
+      // Kept as it is: the next read goes into a fresh, larger buffer.
+      first = value;
+      buffer = new ArrayBuffer(LARGE_BODY);
+      continue;
+    }
+    if (first !== undefined) {
+      carry.append(first);
+      first = undefined;
+    }
+    carry.append(value);
+    buffer = value.buffer as ArrayBuffer;
+  }
 }
 
 const utf8 = new TextDecoder();

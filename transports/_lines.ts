@@ -138,9 +138,33 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
     else carry.append(piece);
   }
 
+  /**
+   * The common case: nothing held, and the chunk's complete lines together within the limit
+   * (so each one is). They are decoded in one go and split as text: one decoder call per
+   * chunk, not per line. Returns where the unfinished rest starts.
+   */
+  function wholeLines(chunk: Uint8Array): number {
+    const last = chunk.lastIndexOf(LF);
+    if (last < 0 || last > maxLineBytes) return 0;
+    const text = decoder.decode(last === chunk.length - 1 ? chunk : chunk.subarray(0, last + 1));
+    let start = 0;
+    while (start < text.length) {
+      const newline = text.indexOf("\n", start);
+      let end = newline;
+      if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
+      // The decoder takes a byte-order mark off the start of what it decodes, as each
+      // line's own decoding did.
+      if (text.charCodeAt(start) === 0xfeff && start > 0) start++;
+      const line = text.slice(start, end);
+      if (!isBlank(line)) onLine(line);
+      start = newline + 1;
+    }
+    return last + 1;
+  }
+
   return {
     push(chunk: Uint8Array): void {
-      let start = 0;
+      let start = carry.length === 0 && !skipping ? wholeLines(chunk) : 0;
       while (start < chunk.length) {
         const newline = chunk.indexOf(LF, start);
         if (newline === -1) {

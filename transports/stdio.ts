@@ -80,6 +80,16 @@ export interface StdioOptions {
   /** Starts the process (default `spawnProcess`); for wrapping or tests. */
   spawn?: (options: SpawnOptions) => ChildProcess;
   /**
+   * Whether the server leads a session and process group of its own (default `true`), so
+   * that `close()` ends everything it started. With `false` the server stays in this
+   * process's session: `close()` ends only the server process itself (a wrapper such as
+   * `npx` may leave its child running), and a terminal's Ctrl-C reaches it. Where Linux
+   * schedules by session (`kernel.sched_autogroup_enabled`), a server in this session also
+   * shares this process's scheduling group, which on a busy machine spares each round trip
+   * a wait for the server's own turn (see bench/README.md, "The stdio floor").
+   */
+  processGroup?: boolean;
+  /**
    * Run the server in a sandbox: what it may read, write, reach and run, and which of this
    * process's variables it sees (every list defaults to none). A server Deno can run gets
    * exactly those Deno permissions; any other command on Linux runs in bubblewrap. With
@@ -130,6 +140,7 @@ export const STDIO_KEYS: readonly string[] = [
   "cwd",
   "stderr",
   "spawn",
+  "processGroup",
   "sandbox",
   ...Object.keys(DEFAULTS),
 ];
@@ -166,6 +177,9 @@ function check(options: StdioOptions): Settings {
     numbers[key] = value;
   }
   if (numbers.maxMessageBytes < 1) throw new RangeError("maxMessageBytes must be >= 1");
+  if (options.processGroup !== undefined && typeof options.processGroup !== "boolean") {
+    throw new TypeError("processGroup must be a boolean");
+  }
   let sandbox: SandboxProfile | undefined;
   if (options.sandbox !== undefined) {
     sandbox = checkSandbox(options.sandbox, "stdio options.sandbox");
@@ -180,6 +194,7 @@ function check(options: StdioOptions): Settings {
     inheritEnv: options.inheritEnv ?? "safe",
     stderr,
     spawn: options.spawn ?? spawnProcess,
+    processGroup: options.processGroup ?? true,
     ...numbers,
     ...(sandbox === undefined ? {} : { sandbox }),
   };
@@ -207,7 +222,8 @@ function check(options: StdioOptions): Settings {
  *   ended the same way. (Under Deno, signalling the group needs `--allow-run` without a
  *   list of commands; with a list, only the server process itself is signalled.) Being a
  *   group of its own, the server does not get a terminal's Ctrl-C; it sees its stdin
- *   close when this process ends.
+ *   close when this process ends. `processGroup: false` keeps it in this process's session
+ *   and group instead (then only the server process itself is signalled).
  * - Each `open()` starts a new process, so a client reconnects by opening again.
  * - With `sandbox`, the server runs under exactly those Deno permissions (a server Deno can
  *   run) or in bubblewrap (any other command, on Linux); `containment()` says which. The
@@ -308,6 +324,7 @@ export function stdio(options: StdioOptions): StdioTransport {
           env,
           inheritEnv: settings.inheritEnv,
           cwd: options.cwd,
+          ...(settings.processGroup ? {} : { processGroup: false }),
         });
       }
       // The launcher loads only for a sandboxed server.
@@ -326,7 +343,8 @@ export function stdio(options: StdioOptions): StdioTransport {
             // A throwing logger must not stop the start.
           }
         }
-        return start(sink, plan.spawn!);
+        const spawn = plan.spawn!;
+        return start(sink, settings.processGroup ? spawn : { ...spawn, processGroup: false });
       }, (error) => {
         throw dependencyMissing("the sandbox's launcher", `start "${settings.command}"`, error);
       });

@@ -174,3 +174,30 @@ test("spawn: the child leads its own process group; killTree reaches what it sta
   assertEquals(child.killTree("SIGTERM"), false);
   await Promise.all([child.stdout.cancel(), child.stderr.cancel()]);
 });
+
+test("spawn: processGroup false keeps the child in this process's session and group", async () => {
+  // Fields 5 and 6 of /proc/PID/stat: process group and session (Linux).
+  const ids = async (processGroup?: boolean) => {
+    const child = spawnProcess({
+      command: "sh",
+      args: ["-c", "cut -d' ' -f5,6 /proc/$$/stat /proc/$PPID/stat"],
+      ...(processGroup === undefined ? {} : { processGroup }),
+    });
+    await child.stdin.close();
+    const [own, parent] = (await new Response(child.stdout).text()).trim().split("\n");
+    await child.stderr.cancel();
+    assertEquals(await child.exited, { code: 0, signal: null });
+    return { child, own, parent };
+  };
+  const apart = await ids();
+  assertEquals(apart.own, `${apart.child.pid} ${apart.child.pid}`, "leads its group and session");
+  const kept = await ids(false);
+  assertEquals(kept.own, kept.parent, "the parent's group and session");
+  assertEquals(kept.child.killTree, undefined, "no group of its own to signal");
+  assertThrows(
+    // deno-lint-ignore no-explicit-any
+    () => spawnProcess({ command: "sh", processGroup: "no" as any }),
+    TypeError,
+    "processGroup must be a boolean",
+  );
+});

@@ -83,7 +83,11 @@ test("bytes: a carry past 1 MiB keeps every byte; a copying pump frees a plain s
   assertEquals(carry.view(), source);
   carry.clear();
   for (const copies of [true, false]) {
-    const chunks = [new Uint8Array(64 * 1024).fill(7), new Uint8Array(100).fill(8)];
+    const chunks = [
+      new Uint8Array(64 * 1024).fill(7),
+      new Uint8Array(100).fill(8),
+      new Uint8Array(4096).fill(9), // Bun reads a busy pipe in pieces of this size
+    ];
     let i = 0;
     const plain = new ReadableStream<Uint8Array>({
       pull: (controller) =>
@@ -91,10 +95,11 @@ test("bytes: a carry past 1 MiB keeps every byte; a copying pump frees a plain s
     });
     let bytes = 0;
     await pumpStream(plain, (chunk) => bytes += chunk.length, copies).done;
-    assertEquals(bytes, 64 * 1024 + 100);
+    assertEquals(bytes, 64 * 1024 + 100 + 4096);
     const freed = copies && canTransfer;
     assertEquals(chunks[0].byteLength, freed ? 0 : 64 * 1024, "a large chunk freed when copied");
     assertEquals(chunks[1].byteLength, 100, "a small chunk is left to the collector");
+    assertEquals(chunks[2].byteLength, freed ? 0 : 4096, "a pipe's 4 KiB piece freed too");
   }
 });
 
@@ -242,6 +247,17 @@ test("http body: a large body is read whole by its length; the limit still holds
   // Unknown length, several chunks: joined and decoded.
   const chunked = new Response(byteStream(pieces(bytes, 20_000)));
   assertEquals(await readBoundedText(chunked, bytes.length), text);
+  // A byte stream of unknown length (Deno's chunked bodies): read through one reused buffer;
+  // a short body comes back as a tight copy, and the limit holds.
+  const bare = (parts: Uint8Array[]) =>
+    ({ body: byteStream(parts), headers: new Headers() }) as unknown as Response;
+  assertEquals(await readBounded(bare(pieces(bytes, 20_000)), bytes.length), bytes);
+  const small = await readBounded(bare([bytes.subarray(0, 100)]), bytes.length);
+  assertEquals([small.byteLength, small.buffer.byteLength], [100, 100]);
+  assertEquals(await readBounded(bare([]), bytes.length), new Uint8Array(0));
+  const over = await readBounded(bare(pieces(bytes, 20_000)), bytes.length - 1)
+    .then(() => undefined, (e) => e);
+  assert(isMcpError(over) && over.reason === "response_too_large", String(over));
 });
 
 test("http body: a chunked body is joined as it arrives, each large chunk freed at once", async () => {

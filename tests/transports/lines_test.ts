@@ -142,3 +142,39 @@ test("line id: a response's id is read from its head only when it is certain", (
   ];
   for (const [head, id] of cases) assertEquals(leadingResponseId(head), id, head);
 });
+
+test("lines: many lines in one chunk split as one line at a time would, however cut", () => {
+  const bom = [0xef, 0xbb, 0xbf];
+  const input = new Uint8Array([
+    ...bytes('{"a":1}\r\n\n  \t\r\n{"b":"é"}\n'),
+    ...bom,
+    ...bytes('{"c":3}\n'),
+    0xe2, // a character cut short at a line's end
+    ...bytes("\r\nx\n"),
+    ...bom,
+    ...bytes("\n0123456789abcdef\n" + "0123456789abcdef".repeat(2) + "g\nlast"),
+  ]);
+  // One line at a time, as the splitter decodes a line it held.
+  const expected: string[] = [];
+  const oversized: number[] = [];
+  let from = 0;
+  for (let at = 0; at <= input.length; at++) {
+    if (at < input.length && input[at] !== 0x0a) continue;
+    let end = at;
+    if (end > from && input[end - 1] === 0x0d) end--;
+    if (end - from > 32) oversized.push(at - from);
+    else {
+      const line = new TextDecoder().decode(input.subarray(from, end));
+      if (line.trim() !== "") expected.push(line);
+    }
+    from = at + 1;
+  }
+  assertEquals(expected.length, 7);
+  assert(expected.includes("x") && expected.includes('{"c":3}') && expected.includes("\ufffd"));
+  assertEquals(oversized, [33]);
+  for (const size of [1, 3, 7, 16, 17, 30, 40, input.length]) {
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < input.length; i += size) chunks.push(input.slice(i, i + size));
+    assertEquals(split(chunks, 32), { lines: expected, oversized }, `chunks of ${size}`);
+  }
+});

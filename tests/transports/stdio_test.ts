@@ -318,7 +318,19 @@ test("stdio: spawn is injectable, and a foreign spawn error becomes transport", 
   assertEquals(seen.length, 1);
   assertEquals(seen[0].env, { A: "1" });
   assertEquals(seen[0].inheritEnv, "safe");
+  assertEquals(seen[0].processGroup, undefined, "a group of its own by default");
   await link.close();
+  // processGroup: false reaches the spawner, and a call still round-trips.
+  const sameGroup = stdio({
+    ...toy,
+    processGroup: false,
+    spawn: (options) => (seen.push(options), spawnProcess(options)),
+  });
+  const inGroup = recorder();
+  const kept = await sameGroup.open(inGroup);
+  assertEquals(seen[1].processGroup, false);
+  assertEquals((await call(kept, inGroup, "pid")).result, { pid: kept.pid });
+  await kept.close();
   const broken = stdio({
     command: "x",
     spawn: () => {
@@ -341,6 +353,11 @@ test("stdio: invalid options throw TypeError or RangeError naming the option", (
   assertThrows(() => stdio({ command: "x", maxMessageBytes: 0 }), RangeError, "maxMessageBytes");
   assertThrows(() => stdio({ command: "x", closeGracePeriod: -1 }), RangeError, "closeGracePeriod");
   assertThrows(() => stdio({ command: "x", terminateGracePeriod: NaN }), RangeError, "terminate");
+  assertThrows(
+    () => stdio({ command: "x", processGroup: 1 as unknown as boolean }),
+    TypeError,
+    "processGroup",
+  );
 });
 
 /** A process double whose stdin records each write and can hold or fail them. */
