@@ -23,12 +23,12 @@ import type { Backoff } from "./_member.ts";
 import { createSlot, type Slot } from "./_slot.ts";
 import { clientOptionsFor } from "./_target.ts";
 import { governed } from "./_governed.ts";
-import { lazyCall } from "./_lazy_calls.ts";
 import { createTaskOwners } from "./_tasks.ts";
 import { checkIdle, checkStart, splitEntry } from "./_entry_options.ts";
 import type { CatalogueStore } from "./_stored.ts";
 import type { ToolMatch } from "./search.ts";
-import { META_TOOLS, READ_RESULT } from "./lazy.ts";
+import type { Finder } from "./_find.ts";
+import { CALL_TOOL, META_TOOLS, READ_RESULT, SEARCH_TOOLS } from "./lazy.ts";
 import { checkMaxChars } from "../governance/shape.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { Transport } from "../transports/transport.ts";
@@ -347,17 +347,16 @@ export function hub(options: HubOptions): Hub {
     return [...shown, ...kept, ...found];
   };
 
-  let searchModule: Promise<typeof import("./search.ts")> | undefined;
-  let indexFor: ReturnType<typeof import("./search.ts")["indexCache"]> | undefined;
+  let finder: Promise<Finder> | undefined;
   const find = async (query: string, limit: number, view: ListAllOptions): Promise<ToolMatch[]> => {
-    const module = await (searchModule ??= import("./search.ts"));
-    indexFor ??= module.indexCache();
+    const search =
+      await (finder ??= import("./_find.ts").then((m) => m.createFinder(keeper, warn)));
     const tools = await steps.tools(view);
     const entries = tools.map((tool) => {
       const route = catalogue.toolRoute(tool.name);
       return { tool, server: route?.server, original: route?.name };
     });
-    const matches = indexFor(entries).search(query, limit);
+    const matches = await search(entries, query, limit);
     for (const match of matches) {
       if (loadedSet.has(match.name) || loadedSet.size >= MAX_LOADED) continue;
       loadedSet.add(match.name);
@@ -437,9 +436,11 @@ export function hub(options: HubOptions): Hub {
       if (name === READ_RESULT && shape.spill !== undefined) {
         return spill.metaCall(args, callOptions);
       }
-      if (lazy) {
-        const meta = lazyCall(name, args, callOptions, find, callTool);
-        if (meta !== undefined) return meta;
+      // The meta-tools' calls load on the first one.
+      if (lazy && (name === SEARCH_TOOLS || name === CALL_TOOL)) {
+        return import("./_lazy_calls.ts").then((m) =>
+          m.lazyCall(name, args, callOptions, find, callTool)!
+        );
       }
       return callTool(name, args, callOptions);
     }) as Hub["callTool"],

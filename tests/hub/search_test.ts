@@ -2,7 +2,8 @@
 // the BM25F ranking over name, title, description, parameters and server, an exact name
 // first, `select:`, partial words and one typo, and the index kept while the catalogue is
 // the same.
-import { createToolIndex, indexCache, searchTools, stem, terms } from "../../hub/search.ts";
+import { createToolIndex, indexCache, searchTools } from "../../hub/search.ts";
+import { stem, terms } from "../../hub/_terms.ts";
 import type { Tool } from "../../client/types.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { walkGraph } from "../edge/_graph.ts";
