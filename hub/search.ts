@@ -5,16 +5,15 @@
  * each search only reads it.
  *
  * Text is cut into terms by `_terms.ts`: at non-alphanumerics, camelCase humps and
- * letter–digit boundaries, lower-cased, and reduced by a light English suffix stemmer
- * (plurals, `-ed`, `-ing`, a final `-e`, `-y`/`-i`), so `listIssues`, `list_issue` and
- * "lists issues" meet. Each tool is cut once (its tokenised form is kept, and stored beside
+ * letter–digit boundaries, lower-cased, and stemmed by Porter's algorithm, so `listIssues`,
+ * `list_issue` and "lists issues" meet. Each tool is cut once (its tokenised form is kept, and stored beside
  * a hub's stored catalogue). No word list is used: common words weigh little through their
  * inverse document frequency.
  *
  * A tool's score for a query is the BM25 sum over the query's distinct terms of
  * `idf(t) · tf'(t) / (k1 + tf'(t))`, where `tf'` adds the term's count in each field times
  * the field's weight, each count normalised by the field's length against its average
- * (per-field `b`). A query that is a tool's name (its hub name or its own name, ignoring
+ * (BM25's `b`), before the one saturation. A query that is a tool's name (its hub name or its own name, ignoring
  * case) puts that tool first; `select:a,b` returns the named tools, in that order, and
  * nothing else.
  *
@@ -81,14 +80,15 @@ export interface Settings {
 }
 
 /**
- * The settings the hub ranks with: BM25's textbook saturation (k1 1.2) and `b` 0.75 for
- * running text, less length normalisation for short fields (names, titles, server names),
- * and a name worth three descriptions: general settings, not fitted to any data set.
+ * The settings the hub ranks with: BM25's textbook saturation (k1 1.2) and length
+ * normalisation (b 0.75, every field), and a name worth three descriptions (as the plain
+ * BM25 baseline weighs it), a title two, a parameter's description half: general settings,
+ * not fitted to any data set.
  */
 export const SETTINGS: Settings = Object.freeze({
   k1: 1.2,
   weights: Object.freeze([3, 2, 1, 1, 0.5, 1]),
-  b: Object.freeze([0.3, 0.3, 0.75, 0.5, 0.75, 0.3]),
+  b: Object.freeze([0.75, 0.75, 0.75, 0.75, 0.75, 0.75]),
 });
 
 /** The index as data: what a store keeps and a process reads back instead of building it. */

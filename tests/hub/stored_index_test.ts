@@ -9,7 +9,7 @@ import { hub } from "../../hub/hub.ts";
 import { SEARCH_TOOLS } from "../../hub/lazy.ts";
 import { checkStored } from "../../hub/_stored.ts";
 import { checkIndexData } from "../../hub/_postings.ts";
-import { isToolTerms, MAX_TEXT, terms, toolTerms } from "../../hub/_terms.ts";
+import { isToolTerms, MAX_TEXT, terms, TERMS_VERSION, toolTerms } from "../../hub/_terms.ts";
 import { createToolIndex, type IndexData } from "../../hub/search.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
@@ -126,15 +126,16 @@ test("stored index: a stored tokenised form is used when well-formed, left out w
   const form = toolTerms(tool, tool.name);
   assertEquals(form, ["list issu", "", "list issu", "", ""]);
   assert(isToolTerms(form));
-  const kept = checkStored({ ...base, tv: 1, terms: [form] }, 0);
+  const tv = TERMS_VERSION;
+  const kept = checkStored({ ...base, tv, terms: [form] }, 0);
   assert(typeof kept === "object" && kept.terms !== undefined);
   for (
     const bad of [
-      { tv: 2, terms: [form] },
-      { tv: 1, terms: [form, form] },
-      { tv: 1, terms: [["a"]] },
-      { tv: 1, terms: [[1, "", "", "", ""]] },
-      { tv: 1, terms: [["x".repeat(4 * MAX_TEXT + 1), "", "", "", ""]] },
+      { tv: tv + 1, terms: [form] },
+      { tv, terms: [form, form] },
+      { tv, terms: [["a"]] },
+      { tv, terms: [[1, "", "", "", ""]] },
+      { tv, terms: [["x".repeat(4 * MAX_TEXT + 1), "", "", "", ""]] },
     ]
   ) {
     const checked = checkStored({ ...base, ...bad }, 0);
