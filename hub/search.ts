@@ -149,7 +149,8 @@ function buildPostings(
     n,
     terms,
     docs: terms.map((term) => postings.get(term)!.docs),
-    tfs: terms.map((term) => postings.get(term)!.tfs),
+    // Four significant digits: a stored index stays small, and ranks as the built one.
+    tfs: terms.map((term) => postings.get(term)!.tfs.map((tf) => Number(tf.toPrecision(4)))),
   };
 }
 
