@@ -47,6 +47,9 @@ export interface StoredCatalogue {
 
 /** The first part of a stored search index's key (the second is its catalogue's digest). */
 const INDEX_KEY = "hub-search-index";
+/** A stored index's characters per part (under Deno KV's 64 KiB value limit), and most parts. */
+const PART_CHARS = 30_000;
+const MAX_PARTS = 1_000;
 /** The most tools one stored catalogue may hold. */
 export const MAX_STORED_TOOLS = 10_000;
 /** The most bytes (as JSON) of one stored catalogue. */
@@ -130,8 +133,8 @@ export interface CatalogueStore {
   /** Forgets the server's catalogue in memory (a `list_changed`): the next save writes. */
   stale(server: string): void;
   /**
-   * The search index stored for a catalogue (by its digest), unchecked; `undefined` when
-   * none (or the store fails: reported).
+   * The search index stored for a catalogue (by its digest; JSON text in parts), parsed but
+   * unchecked; `undefined` when none or incomplete (or the store fails: reported).
    */
   loadIndex(digest: string): Promise<unknown>;
   /** Keeps the search index of a catalogue (by its digest) for the catalogues' ttl. */
@@ -255,7 +258,19 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     },
     async loadIndex(digest) {
       try {
-        return await store.get([INDEX_KEY, digest]);
+        const head = await store.get([INDEX_KEY, digest]);
+        if (!isRecord(head)) return undefined;
+        const { parts } = head;
+        if (
+          typeof parts !== "number" || !Number.isInteger(parts) || parts < 1 || parts > MAX_PARTS
+        ) {
+          return undefined;
+        }
+        const texts = await Promise.all(
+          Array.from({ length: parts }, (_, i) => store.get([INDEX_KEY, digest, String(i)])),
+        );
+        if (!texts.every((text) => typeof text === "string")) return undefined;
+        return JSON.parse(texts.join(""));
       } catch (error) {
         warn(`Reading the stored search index failed: ${error}`);
         return undefined;
@@ -263,7 +278,19 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     },
     async saveIndex(digest, data) {
       try {
-        await store.set([INDEX_KEY, digest], data, ttlMs);
+        // As JSON text in parts a Deno KV value holds; the head, written last, names them.
+        const text = JSON.stringify(data);
+        const parts = Math.max(1, Math.ceil(text.length / PART_CHARS));
+        if (parts > MAX_PARTS) return;
+        await Promise.all(
+          Array.from({ length: parts }, (_, i) =>
+            store.set(
+              [INDEX_KEY, digest, String(i)],
+              text.slice(i * PART_CHARS, (i + 1) * PART_CHARS),
+              ttlMs,
+            )),
+        );
+        await store.set([INDEX_KEY, digest], { parts }, ttlMs);
       } catch (error) {
         warn(`Storing the search index failed: ${error}`);
       }

@@ -7,7 +7,7 @@ import { memoryStore } from "../../cache/memory.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { hub } from "../../hub/hub.ts";
 import { SEARCH_TOOLS } from "../../hub/lazy.ts";
-import { checkStored } from "../../hub/_stored.ts";
+import { checkStored, createCatalogueStore } from "../../hub/_stored.ts";
 import { checkIndexData } from "../../hub/_postings.ts";
 import { isToolTerms, MAX_TEXT, terms, TERMS_VERSION, toolTerms } from "../../hub/_terms.ts";
 import { createToolIndex, type IndexData } from "../../hub/search.ts";
@@ -50,11 +50,19 @@ async function firstFound(store: CacheStore, query: string, warnings: string[] =
 test("stored index: built once, stored by digest, and read back by a second hub", async () => {
   const { store, sets, gets, inner } = recording();
   assertEquals(await firstFound(store, "email"), ["m__send_email"]);
-  const stored = sets.filter(([key]) => key[0] === INDEX);
-  assertEquals(stored.length, 1, "the built index was stored");
-  const [key, value] = stored[0];
-  assertEquals(key.length, 2);
+  const heads = sets.filter(([key]) => key[0] === INDEX && key.length === 2);
+  assertEquals(heads.length, 1, "the built index was stored");
+  const [key, head] = heads[0];
   assert(/^[0-9a-f]{32}$/.test(key[1]), key[1]);
+  assertEquals(head, { parts: 1 });
+  // Read back as the hub reads it: JSON text in parts, checked.
+  const catalogues = createCatalogueStore({
+    store: inner,
+    ttlMs: 60_000,
+    transports: new Map(),
+    warn: () => {},
+  });
+  const value = await catalogues.loadIndex(key[1]);
   assertEquals(typeof checkIndexData(value, 2), "object");
 
   // A second hub over the same store reads it (and does not store another): shown by a
@@ -64,7 +72,7 @@ test("stored index: built once, stored by digest, and read back by a second hub"
   assert(email >= 0);
   data.docs[email] = [1];
   data.tfs[email] = [1];
-  await inner.set(key, data, 60_000);
+  await catalogues.saveIndex(key[1], data);
   sets.length = 0;
   gets.length = 0;
   assertEquals(await firstFound(store, "email"), ["m__read_file"]);
@@ -72,7 +80,8 @@ test("stored index: built once, stored by digest, and read back by a second hub"
   assertEquals(sets.filter(([k]) => k[0] === INDEX).length, 0, "nothing built, nothing stored");
 
   // Not well-formed: refused with a warning, built again, stored again.
-  await inner.set(key, { ...data, docs: data.docs.map(() => [7]) }, 60_000);
+  await catalogues.saveIndex(key[1], { ...data, docs: data.docs.map(() => [7]) });
+  sets.length = 0;
   const warnings: string[] = [];
   assertEquals(await firstFound(store, "email", warnings), ["m__send_email"]);
   assert(
@@ -81,7 +90,30 @@ test("stored index: built once, stored by digest, and read back by a second hub"
     ),
     warnings.join("\n"),
   );
-  assertEquals(sets.filter(([k]) => k[0] === INDEX).length, 1, "the rebuilt index was stored");
+  assertEquals(sets.filter(([k]) => k[0] === INDEX && k.length === 2).length, 1, "stored again");
+});
+
+test("stored index: a big index is stored in parts a Deno KV value holds; a missing part is none", async () => {
+  const { store, sets, inner } = recording();
+  const catalogues = createCatalogueStore({
+    store,
+    ttlMs: 60_000,
+    transports: new Map(),
+    warn: () => {},
+  });
+  const tools = Array.from({ length: 2_000 }, (_, i) => ({
+    name: `tool_${i}`,
+    description: `Word${i} and other${i} words${i}, lorem ipsum`,
+    inputSchema: {},
+  }));
+  const data = createToolIndex(tools).data();
+  await catalogues.saveIndex("d", data);
+  const parts = sets.filter(([key]) => key.length === 3).map(([, text]) => text as string);
+  assert(parts.length > 1, `${parts.length} part`);
+  assert(parts.every((text) => text.length <= 30_000));
+  assertEquals(await catalogues.loadIndex("d"), data);
+  await inner.delete(["hub-search-index", "d", "1"]);
+  assertEquals(await catalogues.loadIndex("d"), undefined);
 });
 
 test("stored index: another catalogue has another digest", async () => {
@@ -93,7 +125,7 @@ test("stored index: another catalogue has another digest", async () => {
   } finally {
     definition.tools.pop();
   }
-  const keys = sets.filter(([key]) => key[0] === INDEX).map(([key]) => key[1]);
+  const keys = sets.filter(([key]) => key[0] === INDEX && key.length === 2).map(([key]) => key[1]);
   assertEquals(keys.length, 2);
   assert(keys[0] !== keys[1], "two catalogues, two digests");
 });
