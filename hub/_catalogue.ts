@@ -49,6 +49,10 @@ export interface Catalogue {
   collisions(): HubCollision[];
 }
 
+const sameListings = (a: readonly Listing<Tool>[], b: readonly Listing<Tool>[]) =>
+  a.length === b.length && a.length > 0 &&
+  a.every((listing, i) => listing.server === b[i].server && listing.items === b[i].items);
+
 /** Whether servers with no stored catalogue are started to learn it: all, none, or by name. */
 export type Learn = boolean | ((server: string) => boolean);
 
@@ -91,6 +95,8 @@ export function createCatalogue(
     resource: [],
   };
   const reported = new Set<string>();
+  let lastListings: Listing<Tool>[] = [];
+  let lastMerged: Tool[] = [];
 
   async function gather<T>(
     kind: ListKind,
@@ -193,6 +199,9 @@ export function createCatalogue(
     async tools(options, learn = true) {
       const listings = (await Promise.all(members.map((m) => toolsOf(m, options, learn))))
         .filter((listing) => listing !== undefined);
+      // The same lists as the last merge (stored catalogues, a client's kept listing): the
+      // same names, so the last merge's tools (a search does not merge 500 tools again).
+      if (sameListings(listings, lastListings)) return [...lastMerged];
       let merged = mergeNamed("tool", listings, naming, toolRoutes);
       if (merged.routes.size > MAX_ROUTES) {
         warn(`More than ${MAX_ROUTES} tool names: they are given afresh`);
@@ -200,7 +209,9 @@ export function createCatalogue(
       }
       toolRoutes = merged.routes;
       collided("tool", merged.collisions);
-      return merged.items;
+      lastListings = listings;
+      lastMerged = merged.items;
+      return [...merged.items];
     },
     async prompts(options) {
       const listings = await gather("prompts", (c) => c.listAllPrompts(options));

@@ -10,8 +10,8 @@
 
 import type { Task } from "../protocol/tasks.ts";
 import { McpError } from "../protocol/errors.ts";
-import type { ShapeSettings, ShapingContext } from "../client/shaping.ts";
-import { toolBudget } from "../client/shaping.ts";
+import type { RawCallTool, ShapeSettings, ShapingContext } from "../client/shaping.ts";
+import { toolBudget, withShaping } from "../client/shaping.ts";
 import type { Hub, HubRoute } from "./types.ts";
 
 /** Who a server's transport talks to, and as whom (the cache's names). */
@@ -19,7 +19,7 @@ interface CacheTarget {
   server: string;
   identity: string | undefined;
 }
-import type { Tool, ToolCallOptions, ToolResult } from "../client/types.ts";
+import type { McpClient, Tool, ToolCallOptions, ToolResult } from "../client/types.ts";
 import type { ShapedResult } from "../governance/shape.ts";
 
 /** What the hub's spilling needs. */
@@ -124,4 +124,55 @@ export function hubSpill(deps: HubSpillDeps): HubSpill {
       };
     },
   };
+}
+
+/** What the hub's shaping of calls needs. */
+export interface HubShapingDeps<C> {
+  /** The hub's `shape` settings, and whether the hub was given `shape` itself. */
+  shape: ShapeSettings;
+  shaped: boolean;
+  /** Whether the hub has its own governance. */
+  governed: boolean;
+  /** Each server's `maxResultChars`. */
+  budgets: Map<string, number>;
+  /** Each server's transport. */
+  transports: Map<string, { cacheTarget?(): Promise<CacheTarget> }>;
+  /** Where a hub tool name leads. */
+  route(name: string): HubRoute | undefined;
+  /** The server's client while it runs (a stopped lazy server has none). */
+  running(server: string): McpClient | undefined;
+  /** The hub's routed call. */
+  call: C;
+}
+
+/**
+ * Wires the hub's spilling to its calls. With hub governance, shaping is the hub's last stage
+ * (the pipeline sees the raw result); so it is with the hub's own `shape` or a server's
+ * `maxResultChars`; without any, the server's client shapes, with its own `shape` default.
+ *
+ * @param deps The settings, routes and the routed call.
+ * @returns The spilling, and the call the hub makes (shaped or not).
+ */
+export function hubShaping<C extends RawCallTool>(
+  deps: HubShapingDeps<C>,
+): { spill: HubSpill; callTool: C } {
+  const spill = hubSpill({
+    shape: deps.shape,
+    budgets: deps.budgets,
+    transports: deps.transports,
+    route: deps.route,
+    tool(name) {
+      const route = deps.route(name);
+      try {
+        // A stopped (lazy) server's tools are not at hand: its calls use the hub's budget.
+        const client = route === undefined ? undefined : deps.running(route.server);
+        return client?.cachedTools().find((tool) => tool.name === route!.name);
+      } catch {
+        return undefined; // not listed yet
+      }
+    },
+  });
+  const shapes = deps.governed || deps.shaped || deps.budgets.size > 0;
+  const callTool = shapes ? withShaping(deps.call, deps.shape, spill.context) as C : deps.call;
+  return { spill, callTool };
 }

@@ -6,7 +6,11 @@
  * how long it took, its `ttlMs` and each tool's pin fingerprint. The store's value is
  * untrusted input like a server's answer: a value that is not a well-formed catalogue
  * (shape, sizes, names, fingerprints) is ignored with a warning, and its server is asked
- * again.
+ * again. Beside the tools, each tool's tokenised form for the search index is kept (the
+ * tokenizer's version with it), so a process that reads a catalogue searches it without
+ * cutting it again; a form that is not well-formed, or of another version, is cut again.
+ * The built search index is kept too, under the digest of the catalogue it indexes
+ * (`_find.ts`).
  *
  * @module
  */
@@ -16,6 +20,7 @@ import type { Tool } from "../client/types.ts";
 import { fingerprint } from "../governance/pin.ts";
 import { jsonLength } from "../protocol/json_length.ts";
 import type { Transport } from "../transports/transport.ts";
+import { isToolTerms, rememberTerms, TERMS_VERSION, type ToolTerms, toolTerms } from "./_terms.ts";
 
 /** One server's stored catalogue. */
 export interface StoredCatalogue {
@@ -31,8 +36,20 @@ export interface StoredCatalogue {
   tools: Tool[];
   /** Each tool's pin fingerprint (SHA-256 of its pinned part), in the same order. */
   fingerprints: string[];
+  /** The tokenizer's version of `terms` ({@linkcode TERMS_VERSION}). */
+  tv?: number;
+  /**
+   * Each tool's tokenised form for the search index, in the same order (so a process that
+   * reads the catalogue does not cut it again); left out of a value that has it wrong.
+   */
+  terms?: ToolTerms[];
 }
 
+/** The first part of a stored search index's key (the second is its catalogue's digest). */
+const INDEX_KEY = "hub-search-index";
+/** A stored index's characters per part (under Deno KV's 64 KiB value limit), and most parts. */
+const PART_CHARS = 30_000;
+const MAX_PARTS = 1_000;
 /** The most tools one stored catalogue may hold. */
 export const MAX_STORED_TOOLS = 10_000;
 /** The most bytes (as JSON) of one stored catalogue. */
@@ -90,7 +107,14 @@ export function checkStored(value: unknown, now: number): StoredCatalogue | stri
       return `tool ${i}: no valid fingerprint`;
     }
   }
-  return value as unknown as StoredCatalogue;
+  const catalogue = value as unknown as StoredCatalogue;
+  const { terms: forms, tv, ...rest } = catalogue;
+  if (forms === undefined && tv === undefined) return catalogue;
+  const usable = tv === TERMS_VERSION && Array.isArray(forms) && forms.length === tools.length &&
+    forms.every(isToolTerms);
+  // A tokenised form that is not well-formed (or of another tokenizer) is left out: the tools
+  // are cut again when searched.
+  return usable ? catalogue : rest;
 }
 
 /** The stored catalogues of a hub's servers. */
@@ -108,6 +132,13 @@ export interface CatalogueStore {
   save(server: string, tools: Tool[], tookMs: number): Promise<void>;
   /** Forgets the server's catalogue in memory (a `list_changed`): the next save writes. */
   stale(server: string): void;
+  /**
+   * The search index stored for a catalogue (by its digest; JSON text in parts), parsed but
+   * unchecked; `undefined` when none or incomplete (or the store fails: reported).
+   */
+  loadIndex(digest: string): Promise<unknown>;
+  /** Keeps the search index of a catalogue (by its digest) for the catalogues' ttl. */
+  saveIndex(digest: string, data: unknown): Promise<void>;
 }
 
 /** What the catalogue store needs. */
@@ -179,6 +210,9 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         return undefined;
       }
       if (!fresh(checked)) return undefined;
+      checked.terms?.forEach((form, i) =>
+        rememberTerms(checked.tools[i], checked.tools[i].name, form)
+      );
       memory.set(server, checked);
       return checked;
     },
@@ -208,6 +242,8 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         tookMs: Math.max(0, Math.round(tookMs)),
         tools,
         fingerprints,
+        tv: TERMS_VERSION,
+        terms: tools.map((tool) => toolTerms(tool, tool.name)),
       };
       memory.set(server, catalogue);
       savedFrom.set(server, tools);
@@ -219,6 +255,45 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     },
     stale(server) {
       stale.add(server);
+    },
+    async loadIndex(digest) {
+      try {
+        const head = await store.get([INDEX_KEY, digest]);
+        if (!isRecord(head)) return undefined;
+        const { parts } = head;
+        if (
+          typeof parts !== "number" || !Number.isInteger(parts) || parts < 1 || parts > MAX_PARTS
+        ) {
+          return undefined;
+        }
+        const texts = await Promise.all(
+          Array.from({ length: parts }, (_, i) => store.get([INDEX_KEY, digest, String(i)])),
+        );
+        if (!texts.every((text) => typeof text === "string")) return undefined;
+        return JSON.parse(texts.join(""));
+      } catch (error) {
+        warn(`Reading the stored search index failed: ${error}`);
+        return undefined;
+      }
+    },
+    async saveIndex(digest, data) {
+      try {
+        // As JSON text in parts a Deno KV value holds; the head, written last, names them.
+        const text = JSON.stringify(data);
+        const parts = Math.max(1, Math.ceil(text.length / PART_CHARS));
+        if (parts > MAX_PARTS) return;
+        await Promise.all(
+          Array.from({ length: parts }, (_, i) =>
+            store.set(
+              [INDEX_KEY, digest, String(i)],
+              text.slice(i * PART_CHARS, (i + 1) * PART_CHARS),
+              ttlMs,
+            )),
+        );
+        await store.set([INDEX_KEY, digest], { parts }, ttlMs);
+      } catch (error) {
+        warn(`Storing the search index failed: ${error}`);
+      }
     },
   };
 }

@@ -16,20 +16,17 @@ import type { ListAllOptions, Tool, ToolCallOptions } from "../client/types.ts";
 import { timeoutSignal } from "../clock/timer.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
-import { type RawCallTool, shapeDefaults, withShaping } from "../client/shaping.ts";
-import { hubSpill } from "./_spill.ts";
+import type { RawCallTool } from "../client/shaping.ts";
+import { hubShaping } from "./_spill.ts";
 import { createCatalogue } from "./_catalogue.ts";
-import type { Backoff } from "./_member.ts";
 import { createSlot, type Slot } from "./_slot.ts";
-import { clientOptionsFor } from "./_target.ts";
 import { governed } from "./_governed.ts";
-import { lazyCall } from "./_lazy_calls.ts";
 import { createTaskOwners } from "./_tasks.ts";
-import { checkIdle, checkStart, splitEntry } from "./_entry_options.ts";
+import { checkHubOptions, namedError } from "./_entry_options.ts";
 import type { CatalogueStore } from "./_stored.ts";
 import type { ToolMatch } from "./search.ts";
-import { META_TOOLS, READ_RESULT } from "./lazy.ts";
-import { checkMaxChars } from "../governance/shape.ts";
+import type { Finder } from "./_find.ts";
+import { CALL_TOOL, META_TOOLS, READ_RESULT, SEARCH_TOOLS } from "./lazy.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { Transport } from "../transports/transport.ts";
 import type {
@@ -37,84 +34,14 @@ import type {
   HubEntryOptions,
   HubNotification,
   HubOptions,
-  HubReconnectOptions,
   HubServerStatus,
 } from "./types.ts";
 
-const KEYS = [
-  "servers",
-  "prefix",
-  "separator",
-  "lazy",
-  "reconnect",
-  "governance",
-  "onWarning",
-  "start",
-  "idleMs",
-  "cache",
-  "catalogueTtlMs",
-  "alwaysLoad",
-  "shape",
-];
-/** How long a lazily started server stays up without calls, unless told. */
-export const DEFAULT_IDLE_MS = 300_000;
-/** How long a stored catalogue is used before its server is asked again, unless told. */
-export const DEFAULT_CATALOGUE_TTL_MS = 86_400_000;
+export { DEFAULT_CATALOGUE_TTL_MS, DEFAULT_IDLE_MS } from "./_entry_options.ts";
 /** A tool's `_meta` key that keeps it in a lazy hub's listing. */
 export const ALWAYS_LOAD_META = "anthropic/alwaysLoad";
-const BACKOFF: Backoff = {
-  attempts: Infinity,
-  initialDelay: 1_000,
-  maxDelay: 30_000,
-  factor: 2,
-  jitter: 0.2,
-};
-
-function backoffOf(value: HubReconnectOptions | false | undefined): Backoff | false {
-  if (value === false) return false;
-  if (value === undefined) return BACKOFF;
-  if (typeof value !== "object" || value === null) {
-    throw new TypeError("hub reconnect must be an object or false");
-  }
-  checkKeys(value, Object.keys(BACKOFF), "hub reconnect options");
-  const resolved = { ...BACKOFF, ...value };
-  for (const key of Object.keys(BACKOFF) as (keyof Backoff)[]) {
-    const n = resolved[key];
-    if (typeof n !== "number" || Number.isNaN(n) || n < 0) {
-      throw new TypeError(`hub reconnect.${key} must be a number >= 0`);
-    }
-  }
-  if (resolved.jitter > 1) throw new TypeError("hub reconnect.jitter must be between 0 and 1");
-  return resolved;
-}
-
 /** The most tools found by searches that join a lazy hub's listing. */
 const MAX_LOADED = 1_000;
-
-function checkStore(value: unknown): CacheStore | undefined {
-  if (value === undefined) return undefined;
-  const store = value as Record<string, unknown>;
-  if (
-    typeof value !== "object" || value === null || typeof store.get !== "function" ||
-    typeof store.set !== "function" || typeof store.delete !== "function"
-  ) {
-    throw new TypeError("hub cache must be a store (memoryStore(), denoKvStore(kv), …)");
-  }
-  return value as CacheStore;
-}
-
-function checkNames(value: unknown, where: string): Set<string> {
-  if (value === undefined) return new Set();
-  if (!Array.isArray(value) || !value.every((n) => typeof n === "string" && n !== "")) {
-    throw new TypeError(`${where} must be an array of server or tool names`);
-  }
-  return new Set(value);
-}
-
-function named(name: string, error: unknown): unknown {
-  if (!(error instanceof TypeError) || error.message.startsWith("hub servers.")) return error;
-  return new TypeError(`hub servers.${name}: ${error.message}`);
-}
 
 function unknown(what: string, name: string, reason: string): McpError {
   return new McpError(`No server of the hub has ${what} "${name}"`, { kind: "not_found", reason });
@@ -139,59 +66,24 @@ function unknown(what: string, name: string, reason: string): McpError {
  * ```
  */
 export function hub(options: HubOptions): Hub {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError("hub options must be an object");
-  }
-  checkKeys(options, KEYS, "hub options");
-  const { servers, prefix = true, separator = "__", lazy = false, onWarning } = options;
-  if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
-    throw new TypeError("hub servers must be an object of servers by name");
-  }
-  if (typeof separator !== "string" || separator === "") {
-    throw new TypeError("hub separator must be a non-empty string");
-  }
-  if (onWarning !== undefined && typeof onWarning !== "function") {
-    throw new TypeError("hub onWarning must be a function");
-  }
-  const start = checkStart(options.start, "hub start") ?? (lazy ? "lazy" : "eager");
-  const idleMs = checkIdle(options.idleMs, "hub idleMs") ?? DEFAULT_IDLE_MS;
-  const ttlMs = checkIdle(options.catalogueTtlMs, "hub catalogueTtlMs") ??
-    DEFAULT_CATALOGUE_TTL_MS;
-  const cache = checkStore(options.cache);
-  const alwaysLoad = checkNames(options.alwaysLoad, "hub alwaysLoad");
-  // As a client's: without onWarning, warnings go to stderr.
-  const warn = onWarning ?? ((message: string) => console.warn(`@conduit/mcp: ${message}`));
-  const backoff = backoffOf(options.reconnect);
+  // Every option and entry is checked before any client starts.
+  const {
+    planned,
+    budgets,
+    prefix,
+    separator,
+    lazy,
+    start,
+    idleMs,
+    ttlMs,
+    cache,
+    alwaysLoad,
+    warn,
+    backoff,
+    shape,
+  } = checkHubOptions(options);
   let closed = false;
   const notes = createNotificationHub<HubNotification>(warn, () => closed);
-  // Every entry is checked before any client starts.
-  const shape = shapeDefaults(options.shape, "hub");
-  const budgets = new Map<string, number>();
-  const planned = Object.entries(servers).map(([name, given]) => {
-    if (name === "") throw new TypeError("hub servers: a server name must not be empty");
-    try {
-      const { own, entry } = splitEntry(name, given);
-      // Each server's own governance sees its hub name as `ctx.server`.
-      const { maxResultChars, ...clientOptions } = clientOptionsFor(name, entry) as
-        & ReturnType<typeof clientOptionsFor>
-        & { maxResultChars?: unknown };
-      if (maxResultChars !== undefined) {
-        budgets.set(name, checkMaxChars(maxResultChars, `hub servers.${name}.maxResultChars`));
-      }
-      return { name, own, options: { name, ...clientOptions } };
-    } catch (error) {
-      throw named(name, error);
-    }
-  });
-  // `a` and `a__b` would both claim `a__b__c`: a prefixed name must have one server.
-  for (const { name } of planned) {
-    const shadowed = planned.find((other) => other.name.startsWith(`${name}${separator}`));
-    if (shadowed !== undefined) {
-      throw new TypeError(
-        `hub servers.${shadowed.name}: a server name must not begin with another's ("${name}") and the separator "${separator}"`,
-      );
-    }
-  }
   const own = new Map<string, HubEntryOptions>(planned.map((p) => [p.name, p.own]));
   const transports = new Map<string, Transport>(
     planned.map((p) => [p.name, p.options.transport as Transport]),
@@ -224,7 +116,7 @@ export function hub(options: HubOptions): Hub {
       }));
     } catch (error) {
       for (const made of slots) made.close().catch(() => {});
-      throw named(name, error);
+      throw namedError(name, error);
     }
   }
   const byName = new Map(slots.map((slot) => [slot.name, slot]));
@@ -268,31 +160,19 @@ export function hub(options: HubOptions): Hub {
     });
     return tasks.note(result, found.server);
   };
-  // With hub governance, shaping is the hub's last stage (the pipeline sees the raw result);
-  // so it is with the hub's own `shape` or a server's `maxResultChars`; without any, the
-  // server's client shapes, with its own `shape` default.
-  const spill = hubSpill({
+  const { spill, callTool } = hubShaping({
     shape,
+    shaped: options.shape !== undefined,
+    governed: options.governance !== undefined,
     budgets,
     transports: new Map(planned.map((p) => [p.name, p.options.transport])),
     route: (name) => catalogue.toolRoute(name),
-    tool(name) {
-      const route = catalogue.toolRoute(name);
-      const owner = route === undefined ? undefined : byName.get(route.server);
-      try {
-        // A stopped (lazy) server's tools are not at hand: its calls use the hub's budget.
-        const client = owner?.running() ? owner.use() : undefined;
-        return client?.cachedTools().find((tool) => tool.name === route!.name);
-      } catch {
-        return undefined; // not listed yet
-      }
+    running(server) {
+      const owner = byName.get(server);
+      return owner?.running() ? owner.use() : undefined;
     },
+    call: callRouted as RawCallTool & typeof callRouted,
   });
-  const hubShapes = options.governance !== undefined || options.shape !== undefined ||
-    budgets.size > 0;
-  const callTool = hubShapes
-    ? withShaping(callRouted as RawCallTool, shape, spill.context) as typeof callRouted
-    : callRouted;
 
   const ownerOf = async (uri: string) => {
     if (typeof uri !== "string" || uri === "") {
@@ -347,17 +227,16 @@ export function hub(options: HubOptions): Hub {
     return [...shown, ...kept, ...found];
   };
 
-  let searchModule: Promise<typeof import("./search.ts")> | undefined;
-  let indexFor: ReturnType<typeof import("./search.ts")["indexCache"]> | undefined;
+  let finder: Promise<Finder> | undefined;
   const find = async (query: string, limit: number, view: ListAllOptions): Promise<ToolMatch[]> => {
-    const module = await (searchModule ??= import("./search.ts"));
-    indexFor ??= module.indexCache();
+    const search =
+      await (finder ??= import("./_find.ts").then((m) => m.createFinder(keeper, warn)));
     const tools = await steps.tools(view);
     const entries = tools.map((tool) => {
       const route = catalogue.toolRoute(tool.name);
       return { tool, server: route?.server, original: route?.name };
     });
-    const matches = indexFor(entries).search(query, limit);
+    const matches = await search(entries, query, limit);
     for (const match of matches) {
       if (loadedSet.has(match.name) || loadedSet.size >= MAX_LOADED) continue;
       loadedSet.add(match.name);
@@ -437,9 +316,11 @@ export function hub(options: HubOptions): Hub {
       if (name === READ_RESULT && shape.spill !== undefined) {
         return spill.metaCall(args, callOptions);
       }
-      if (lazy) {
-        const meta = lazyCall(name, args, callOptions, find, callTool);
-        if (meta !== undefined) return meta;
+      // The meta-tools' calls load on the first one.
+      if (lazy && (name === SEARCH_TOOLS || name === CALL_TOOL)) {
+        return import("./_lazy_calls.ts").then((m) =>
+          m.lazyCall(name, args, callOptions, find, callTool)!
+        );
       }
       return callTool(name, args, callOptions);
     }) as Hub["callTool"],

@@ -4,16 +4,16 @@
  * its server's name. The index is built once per catalogue ({@linkcode createToolIndex});
  * each search only reads it.
  *
- * Text is cut into terms ({@linkcode terms}): at non-alphanumerics, camelCase humps and
- * letter–digit boundaries, lower-cased, and reduced by a light English suffix stemmer
- * (plurals, `-ed`, `-ing`, a final `-e`, `-y`/`-i`), so `listIssues`, `list_issue` and
- * "lists issues" meet. Runs of CJK script become overlapping character pairs. No word list
- * is used: common words weigh little through their inverse document frequency.
+ * Text is cut into terms by `_terms.ts`: at non-alphanumerics, camelCase humps and
+ * letter–digit boundaries, lower-cased, and stemmed by Porter's algorithm, so `listIssues`,
+ * `list_issue` and "lists issues" meet. Each tool is cut once (its tokenised form is kept, and stored beside
+ * a hub's stored catalogue). No word list is used: common words weigh little through their
+ * inverse document frequency.
  *
  * A tool's score for a query is the BM25 sum over the query's distinct terms of
  * `idf(t) · tf'(t) / (k1 + tf'(t))`, where `tf'` adds the term's count in each field times
  * the field's weight, each count normalised by the field's length against its average
- * (per-field `b`). A query that is a tool's name (its hub name or its own name, ignoring
+ * (BM25's `b`), before the one saturation. A query that is a tool's name (its hub name or its own name, ignoring
  * case) puts that tool first; `select:a,b` returns the named tools, in that order, and
  * nothing else.
  *
@@ -21,6 +21,7 @@
  */
 
 import type { Tool } from "../client/types.ts";
+import { terms, toolTerms } from "./_terms.ts";
 
 /** One match of a search. */
 export interface ToolMatch {
@@ -53,30 +54,106 @@ export interface ToolIndex {
    * Tools that match no term are left out.
    */
   search(query: string, limit: number): ToolMatch[];
+  /** The inverted index as data (what a store keeps to skip building it). */
+  data(): IndexData;
 }
 
-const FIELDS = ["name", "title", "description", "params", "paramText", "server"] as const;
-type Field = typeof FIELDS[number];
+/** How an index is made: other settings (benchmarks), or data built before for these tools. */
+export interface IndexOptions {
+  /** The ranking's settings, over {@linkcode SETTINGS}. */
+  settings?: Partial<Settings>;
+  /** The inverted index built before for the same tools and settings (checked by the caller). */
+  data?: IndexData;
+}
 
-/** Each field's weight and length normalisation: general settings, not fitted to any data. */
-const WEIGHT: Record<Field, number> = {
-  name: 3,
-  title: 2,
-  description: 1,
-  params: 1,
-  paramText: 0.5,
-  server: 1,
-};
-const B: Record<Field, number> = {
-  name: 0.3,
-  title: 0.3,
-  description: 0.75,
-  params: 0.5,
-  paramText: 0.75,
-  server: 0.3,
-};
-/** BM25's saturation, at its textbook value (not fitted to any data set). */
-const K1 = 1.2;
+/** The fields of a tool the index reads, in the order of their terms. */
+export const FIELDS = ["name", "title", "description", "params", "paramText", "server"] as const;
+
+/** The ranking's settings. */
+export interface Settings {
+  /** BM25's saturation. */
+  k1: number;
+  /** Each field's weight, in {@linkcode FIELDS} order. */
+  weights: readonly number[];
+  /** Each field's length normalisation (BM25's `b`), in {@linkcode FIELDS} order. */
+  b: readonly number[];
+}
+
+/**
+ * The settings the hub ranks with: BM25's textbook saturation (k1 1.2) and length
+ * normalisation (b 0.75, every field), and a name worth three descriptions (as the plain
+ * BM25 baseline weighs it), a title two, a parameter's description half: general settings,
+ * not fitted to any data set.
+ */
+export const SETTINGS: Settings = Object.freeze({
+  k1: 1.2,
+  weights: Object.freeze([3, 2, 1, 1, 0.5, 1]),
+  b: Object.freeze([0.75, 0.75, 0.75, 0.75, 0.75, 0.75]),
+});
+
+/** The index as data: what a store keeps and a process reads back instead of building it. */
+export interface IndexData {
+  /** The format's version (1). */
+  v: 1;
+  /** How many tools it indexes. */
+  n: number;
+  /** Every term, sorted (code unit order), each once. */
+  terms: string[];
+  /** For each term, the tools (by position) that hold it, ascending. */
+  docs: number[][];
+  /** For each term, its weighted normalised frequency in each of those tools. */
+  tfs: number[][];
+}
+
+/**
+ * Builds the index data from each tool's terms by field.
+ *
+ * @param fields For each tool, for each field (in {@linkcode FIELDS} order), its terms.
+ * @param settings The weights and `b`s.
+ * @returns The data.
+ */
+function buildPostings(
+  fields: readonly (readonly (readonly string[])[])[],
+  settings: Settings,
+): IndexData {
+  const n = fields.length;
+  const averages = FIELDS.map((_, f) => {
+    let sum = 0;
+    for (const doc of fields) sum += doc[f].length;
+    return sum / (n || 1);
+  });
+  // One pass: a doc's repeats of a term add to its last posting.
+  const postings = new Map<string, { docs: number[]; tfs: number[] }>();
+  for (let i = 0; i < n; i++) {
+    const doc = fields[i];
+    for (let f = 0; f < FIELDS.length; f++) {
+      const terms = doc[f];
+      const b = settings.b[f];
+      const norm = 1 - b + b * (averages[f] === 0 ? 0 : terms.length / averages[f]);
+      const weight = settings.weights[f] / norm;
+      for (const term of terms) {
+        let list = postings.get(term);
+        if (list === undefined) postings.set(term, list = { docs: [], tfs: [] });
+        const last = list.docs.length - 1;
+        if (last >= 0 && list.docs[last] === i) list.tfs[last] += weight;
+        else {
+          list.docs.push(i);
+          list.tfs.push(weight);
+        }
+      }
+    }
+  }
+  const terms = [...postings.keys()].sort();
+  return {
+    v: 1,
+    n,
+    terms,
+    docs: terms.map((term) => postings.get(term)!.docs),
+    // Four significant digits: a stored index stays small, and ranks as the built one.
+    tfs: terms.map((term) => postings.get(term)!.tfs.map((tf) => Number(tf.toPrecision(4)))),
+  };
+}
+
 /** A partial word's share of a whole word's score, and the shortest part that counts. */
 const PARTIAL = 0.5;
 const MIN_PART = 4;
@@ -104,144 +181,8 @@ function lowerBound(sorted: readonly string[], value: string): number {
   }
   return lo;
 }
-/** The most parameters (and nesting) read from one schema: the rest is not indexed. */
-const MAX_PARAMS = 64;
-const MAX_DEPTH = 3;
-/** The most characters of one text indexed (a hostile description stays bounded). */
-const MAX_TEXT = 4_096;
 
-const VOWEL = /[aeiouy]/;
-const CJK_CLASS = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}";
-const CJK = new RegExp(`[${CJK_CLASS}]`, "u");
-/**
- * One token: a run of CJK; a capitalised or lower-case word (`Issues`, `list`); capitals not
- * followed by lower case (`HTTP` in `HTTPResponse`); other letters; digits.
- */
-const TOKEN = new RegExp(
-  `[${CJK_CLASS}]+|\\p{Lu}?[\\p{Ll}\\p{M}]+|\\p{Lu}+(?![\\p{Ll}])|[\\p{L}\\p{M}]+|\\p{N}+`,
-  "gu",
-);
-/** Stems of words seen (bounded): the same words recur across a catalogue. */
-const STEMS = new Map<string, string>();
-const MAX_STEMS = 50_000;
-
-/**
- * A light English stemmer: plural and verb endings, a final `e` and `y`.
- *
- * @param word A lower-case word.
- * @returns Its stem.
- */
-export function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word) || !/^[a-z]+$/.test(word)) return word;
-  let w = word;
-  if (w.endsWith("sses")) w = w.slice(0, -2);
-  else if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}i`;
-  else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  let cut: string | undefined;
-  if (w.endsWith("eed")) cut = undefined;
-  else if (w.endsWith("ing") && VOWEL.test(w.slice(0, -3)) && w.length > 5) cut = w.slice(0, -3);
-  else if (w.endsWith("ed") && VOWEL.test(w.slice(0, -2)) && w.length > 4) cut = w.slice(0, -2);
-  if (cut !== undefined) {
-    w = cut;
-    if (/([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
-  }
-  if (w.endsWith("y") && w.length > 3 && VOWEL.test(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
-  if (w.endsWith("e") && w.length > 3) w = w.slice(0, -1);
-  return w;
-}
-
-/**
- * Cuts a text into search terms (see the module's documentation).
- *
- * @param text The text.
- * @param max The most characters read (the rest is not indexed).
- * @returns The terms, in order, repeats kept.
- *
- * @example
- * ```ts
- * import { terms } from "./search.ts";
- *
- * if (terms("listIssues of repos").join() !== "list,issu,of,repo") throw new Error("unexpected");
- * ```
- */
-export function terms(text: string, max: number = MAX_TEXT): string[] {
-  const out: string[] = [];
-  const source = text.length > max ? text.slice(0, max) : text;
-  TOKEN.lastIndex = 0;
-  for (let found = TOKEN.exec(source); found !== null; found = TOKEN.exec(source)) {
-    const token = found[0];
-    const first = token.charCodeAt(0);
-    if (first >= 0x2e80 && CJK.test(token)) {
-      // CJK has no spaces: overlapping pairs of its characters.
-      if (token.length === 1) out.push(token);
-      else for (let i = 0; i + 1 < token.length; i++) out.push(token.slice(i, i + 2));
-      continue;
-    }
-    const word = token.toLowerCase();
-    let stemmed = STEMS.get(word);
-    if (stemmed === undefined) {
-      stemmed = stem(word);
-      if (STEMS.size >= MAX_STEMS) STEMS.clear();
-      STEMS.set(word, stemmed);
-    }
-    out.push(stemmed);
-  }
-  return out;
-}
-
-/** The parameter names and their descriptions of an input schema, bounded. */
-function paramsOf(schema: unknown): { names: string[]; texts: string[] } {
-  const names: string[] = [];
-  const texts: string[] = [];
-  const walk = (node: unknown, depth: number) => {
-    if (depth > MAX_DEPTH || typeof node !== "object" || node === null) return;
-    const properties = (node as Record<string, unknown>).properties;
-    if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return;
-    for (const [name, property] of Object.entries(properties)) {
-      if (names.length >= MAX_PARAMS) return;
-      names.push(name);
-      if (typeof property !== "object" || property === null) continue;
-      const description = (property as Record<string, unknown>).description;
-      if (typeof description === "string") texts.push(description);
-      walk(property, depth + 1);
-      walk((property as Record<string, unknown>).items, depth + 1);
-    }
-  };
-  walk(schema, 0);
-  return { names, texts };
-}
-
-const text = (value: unknown) => typeof value === "string" ? value : "";
-
-interface Doc {
-  tool: Tool;
-  /** Per field (in FIELDS order): its terms. */
-  fields: string[][];
-  lengths: number[];
-  names: string[];
-  /** Adjacent pairs of the name's terms (`a b`). */
-  pairs: string[];
-}
-
-function docOf(entry: IndexedTool): Doc {
-  const { tool } = entry;
-  const params = paramsOf(tool.inputSchema);
-  const own = entry.original ?? tool.name;
-  // One text per field: one pass of the tokenizer each.
-  const fields = [
-    terms(own),
-    terms(text(tool.title)),
-    terms(text(tool.description)),
-    terms(params.names.join(" "), MAX_TEXT),
-    terms(params.texts.join(" \n "), 2 * MAX_TEXT),
-    terms(entry.server ?? ""),
-  ];
-  const names = [tool.name.toLowerCase(), own.toLowerCase()];
-  const pairs: string[] = [];
-  const name = fields[0];
-  for (let i = 0; i + 1 < name.length; i++) pairs.push(`${name[i]} ${name[i + 1]}`);
-  return { tool, fields, lengths: fields.map((f) => f.length), names, pairs };
-}
+const split = (field: string) => field === "" ? [] : field.split(" ");
 
 function matchOf(tool: Tool, score: number): ToolMatch {
   const match: ToolMatch = { name: tool.name, inputSchema: tool.inputSchema, score };
@@ -253,6 +194,7 @@ function matchOf(tool: Tool, score: number): ToolMatch {
  * Builds the index over a catalogue.
  *
  * @param entries The tools, each a `Tool` or `{ tool, server, original }`.
+ * @param options Other settings, or the index built before.
  * @returns The index.
  *
  * @example An exact name first, `select:` for named tools, ranked terms otherwise
@@ -270,43 +212,54 @@ function matchOf(tool: Tool, score: number): ToolMatch {
  * if (picked.join() !== "mail__send_email,weather__forecast") throw new Error();
  * ```
  */
-export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolIndex {
-  const docs = entries.map((entry) =>
-    docOf("tool" in entry ? entry as IndexedTool : { tool: entry as Tool })
+export function createToolIndex(
+  entries: readonly (Tool | IndexedTool)[],
+  options: IndexOptions = {},
+): ToolIndex {
+  const settings = { ...SETTINGS, ...options.settings };
+  const { k1 } = settings;
+  const given = entries.map((entry) =>
+    "tool" in entry ? entry as IndexedTool : { tool: entry as Tool }
   );
-  const n = docs.length;
-  const averages = FIELDS.map((_, f) => docs.reduce((sum, d) => sum + d.lengths[f], 0) / (n || 1));
-  // term → postings: [doc index, weighted normalised tf] for every doc with the term.
-  const postings = new Map<string, { docs: number[]; tfs: number[] }>();
-  docs.forEach((doc, i) => {
-    const tf = new Map<string, number>();
-    FIELDS.forEach((field, f) => {
-      const norm = 1 - B[field] + B[field] * (averages[f] === 0 ? 0 : doc.lengths[f] / averages[f]);
-      const weight = WEIGHT[field] / norm;
-      for (const term of doc.fields[f]) tf.set(term, (tf.get(term) ?? 0) + weight);
-    });
-    for (const [term, value] of tf) {
-      let list = postings.get(term);
-      if (list === undefined) postings.set(term, list = { docs: [], tfs: [] });
-      list.docs.push(i);
-      list.tfs.push(value);
-    }
-  });
+  const n = given.length;
+  const tools = given.map((entry) => entry.tool);
+  // Each tool's own fields as cut once (or read from the store), then its server's name.
+  const forms = given.map((entry) => toolTerms(entry.tool, entry.original ?? entry.tool.name));
+  const data = options.data ??
+    buildPostings(
+      forms.map((form, i) => [...form.map(split), terms(given[i].server ?? "")]),
+      settings,
+    );
+  const postings = new Map<string, number>();
+  for (let t = 0; t < data.terms.length; t++) postings.set(data.terms[t], t);
+  // A query that is a tool's name (hub or own, any case) puts it first.
   const byName = new Map<string, number>();
-  docs.forEach((doc, i) => {
-    for (const name of doc.names) if (!byName.has(name)) byName.set(name, i);
-  });
+  for (let i = 0; i < n; i++) {
+    for (const name of [tools[i].name, given[i].original ?? tools[i].name]) {
+      const lower = name.toLowerCase();
+      if (!byName.has(lower)) byName.set(lower, i);
+    }
+  }
+  // Adjacent pairs of a name's terms (`a b`) → the tools whose names have them.
+  const pairHolders = new Map<string, number[]>();
+  for (let i = 0; i < n; i++) {
+    const name = split(forms[i][0]);
+    for (let k = 0; k + 1 < name.length; k++) {
+      const pair = `${name[k]} ${name[k + 1]}`;
+      const list = pairHolders.get(pair);
+      if (list === undefined) pairHolders.set(pair, [i]);
+      else if (list[list.length - 1] !== i) list.push(i);
+    }
+  }
   const scores = new Float64Array(n);
   // The best contribution of one query term (exact or partial) to each tool.
   const best = new Float64Array(n);
-  // For partial words and typos, made on the first query that needs them.
-  let vocabulary: string[] | undefined;
+  // Words by length, for typos: made on the first query that needs them.
   let byLength: Map<number, string[]> | undefined;
-  const vocabularyOf = () => vocabulary ??= [...postings.keys()].sort();
   const lengthsOf = () => {
     if (byLength !== undefined) return byLength;
     byLength = new Map();
-    for (const word of vocabularyOf()) {
+    for (const word of data.terms) {
       if (word.length < MIN_TYPO - 1) continue;
       const list = byLength.get(word.length);
       if (list === undefined) byLength.set(word.length, [word]);
@@ -314,33 +267,28 @@ export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolI
     }
     return byLength;
   };
-  const pairHolders = new Map<string, number[]>();
-  docs.forEach((doc, i) => {
-    for (const pair of doc.pairs) {
-      const list = pairHolders.get(pair);
-      if (list === undefined) pairHolders.set(pair, [i]);
-      else list.push(i);
-    }
-  });
   const idfOf = (term: string) => {
-    const df = postings.get(term)?.docs.length ?? 0;
+    const t = postings.get(term);
+    const df = t === undefined ? 0 : data.docs[t].length;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   };
   const add = (term: string, factor: number) => {
-    const list = postings.get(term);
-    if (list === undefined) return;
-    const df = list.docs.length;
+    const t = postings.get(term);
+    if (t === undefined) return;
+    const docs = data.docs[t], tfs = data.tfs[t];
+    const df = docs.length;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * factor;
     for (let k = 0; k < df; k++) {
-      const tf = list.tfs[k];
-      const value = idf * tf / (K1 + tf);
-      const i = list.docs[k];
+      const tf = tfs[k];
+      const value = idf * tf / (k1 + tf);
+      const i = docs[k];
       if (value > best[i]) best[i] = value;
     }
   };
 
   return {
     size: n,
+    data: () => data,
     search(query, limit) {
       const trimmed = query.trim();
       if (/^select:/i.test(trimmed)) {
@@ -350,7 +298,7 @@ export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolI
           const i = byName.get(part.trim().toLowerCase());
           if (i === undefined || seen.has(i) || picked.length >= limit) continue;
           seen.add(i);
-          picked.push(matchOf(docs[i].tool, Infinity));
+          picked.push(matchOf(tools[i], Infinity));
         }
         return picked;
       }
@@ -360,8 +308,7 @@ export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolI
       // Two words of the query in a row that are two words of a tool's name in a row: their
       // idfs again, at PARTIAL weight (proximity: `current time` → `get_current_time`).
       for (let k = 0; k + 1 < asked.length; k++) {
-        const pair = `${asked[k]} ${asked[k + 1]}`;
-        const holders = pairHolders.get(pair);
+        const holders = pairHolders.get(`${asked[k]} ${asked[k + 1]}`);
         if (holders === undefined) continue;
         const bonus = PARTIAL * (idfOf(asked[k]) + idfOf(asked[k + 1]));
         for (const i of holders) scores[i] += bonus;
@@ -372,7 +319,7 @@ export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolI
         // Partial words, at half weight: a word the term begins (`wiki` → `wikipedia`) or
         // one that begins the term (`repositori` → `repo`), of MIN_PART letters or more.
         if (term.length >= MIN_PART) {
-          const words = vocabularyOf();
+          const words = data.terms;
           for (let i = lowerBound(words, term); i < words.length; i++) {
             const word = words[i];
             if (!word.startsWith(term)) break;
@@ -394,7 +341,7 @@ export function createToolIndex(entries: readonly (Tool | IndexedTool)[]): ToolI
       const ranked: number[] = [];
       for (let i = 0; i < n; i++) if (scores[i] > 0) ranked.push(i);
       ranked.sort((a, b) => scores[b] - scores[a] || a - b);
-      return ranked.slice(0, limit).map((i) => matchOf(docs[i].tool, scores[i]));
+      return ranked.slice(0, limit).map((i) => matchOf(tools[i], scores[i]));
     },
   };
 }
@@ -429,6 +376,21 @@ const sameTool = (a: Tool, b: Tool) =>
   a.inputSchema === b.inputSchema;
 
 /**
+ * Whether two catalogues index alike: the same tools in the same order (name, title,
+ * description and input schema object), servers and own names.
+ *
+ * @param a One catalogue.
+ * @param b The other.
+ * @returns Whether they are the same.
+ */
+export function sameEntries(a: readonly IndexedTool[], b: readonly IndexedTool[]): boolean {
+  return a.length === b.length &&
+    a.every((e, i) =>
+      sameTool(e.tool, b[i].tool) && e.server === b[i].server && e.original === b[i].original
+    );
+}
+
+/**
  * An index kept for a catalogue that changes rarely: built again only when the tools differ
  * (a name, title, description or input schema object) from the last call's.
  *
@@ -438,15 +400,10 @@ export function indexCache(): (entries: readonly IndexedTool[]) => ToolIndex {
   let last: readonly IndexedTool[] = [];
   let index: ToolIndex | undefined;
   return (entries) => {
-    const same = index !== undefined && last.length === entries.length &&
-      entries.every((e, i) =>
-        sameTool(e.tool, last[i].tool) && e.server === last[i].server &&
-        e.original === last[i].original
-      );
-    if (!same) {
+    if (index === undefined || !sameEntries(entries, last)) {
       index = createToolIndex(entries);
       last = entries;
     }
-    return index!;
+    return index;
   };
 }

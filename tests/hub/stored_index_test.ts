@@ -1,0 +1,197 @@
+// The search index beside the stored catalogue (hub/_find.ts, hub/_postings.ts, hub/_terms.ts):
+// a hub that keeps catalogues stores the index it built under the digest of what it indexes,
+// and a second hub over the same store and catalogue searches with that index instead of
+// building one; a stored index (or tokenised form) that is not well-formed is refused and
+// built again. The ASCII tokenizer cuts text as the Unicode one does.
+import { memoryStore } from "../../cache/memory.ts";
+import type { CacheStore } from "../../cache/store.ts";
+import { hub } from "../../hub/hub.ts";
+import { SEARCH_TOOLS } from "../../hub/lazy.ts";
+import { checkStored, createCatalogueStore } from "../../hub/_stored.ts";
+import { checkIndexData } from "../../hub/_postings.ts";
+import { isToolTerms, MAX_TEXT, terms, TERMS_VERSION, toolTerms } from "../../hub/_terms.ts";
+import { createToolIndex, type IndexData } from "../../hub/search.ts";
+import { mockServer } from "../../testing/mod.ts";
+import { assert, assertEquals, test } from "../_harness.ts";
+
+const INDEX = "hub-search-index";
+
+function recording() {
+  const inner = memoryStore();
+  const sets: [readonly string[], unknown][] = [];
+  const gets: (readonly string[])[] = [];
+  const store: CacheStore = {
+    ...inner,
+    get: (key) => (gets.push(key), inner.get(key)),
+    set: (key, value, ttl) => (sets.push([key, value]), inner.set(key, value, ttl)),
+  };
+  return { store, sets, gets, inner };
+}
+
+const definition = {
+  tools: [
+    { name: "send_email", description: "Send an email to someone" },
+    { name: "read_file", description: "Read a file from the disk" },
+  ],
+};
+
+async function firstFound(store: CacheStore, query: string, warnings: string[] = []) {
+  const server = mockServer(definition);
+  await using servers = hub({
+    servers: { m: { transport: server.transport(), start: "eager" } },
+    lazy: true,
+    cache: store,
+    onWarning: (message) => warnings.push(message),
+  });
+  const found = await servers.callTool(SEARCH_TOOLS, { query });
+  return (found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name);
+}
+
+test("stored index: built once, stored by digest, and read back by a second hub", async () => {
+  const { store, sets, gets, inner } = recording();
+  assertEquals(await firstFound(store, "email"), ["m__send_email"]);
+  const heads = sets.filter(([key]) => key[0] === INDEX && key.length === 2);
+  assertEquals(heads.length, 1, "the built index was stored");
+  const [key, head] = heads[0];
+  assert(/^[0-9a-f]{32}$/.test(key[1]), key[1]);
+  assertEquals(head, { parts: 1 });
+  // Read back as the hub reads it: JSON text in parts, checked.
+  const catalogues = createCatalogueStore({
+    store: inner,
+    ttlMs: 60_000,
+    transports: new Map(),
+    warn: () => {},
+  });
+  const value = await catalogues.loadIndex(key[1]);
+  assertEquals(typeof checkIndexData(value, 2), "object");
+
+  // A second hub over the same store reads it (and does not store another): shown by a
+  // well-formed index whose `email` posting leads to the other tool.
+  const data = structuredClone(value) as IndexData;
+  const email = data.terms.indexOf("email");
+  assert(email >= 0);
+  data.docs[email] = [1];
+  data.tfs[email] = [1];
+  await catalogues.saveIndex(key[1], data);
+  sets.length = 0;
+  gets.length = 0;
+  assertEquals(await firstFound(store, "email"), ["m__read_file"]);
+  assert(gets.some((k) => k[0] === INDEX && k[1] === key[1]), "the index was read by its digest");
+  assertEquals(sets.filter(([k]) => k[0] === INDEX).length, 0, "nothing built, nothing stored");
+
+  // Not well-formed: refused with a warning, built again, stored again.
+  await catalogues.saveIndex(key[1], { ...data, docs: data.docs.map(() => [7]) });
+  sets.length = 0;
+  const warnings: string[] = [];
+  assertEquals(await firstFound(store, "email", warnings), ["m__send_email"]);
+  assert(
+    warnings.some((w) =>
+      w.includes("stored search index is ignored") && w.includes("out of range")
+    ),
+    warnings.join("\n"),
+  );
+  assertEquals(sets.filter(([k]) => k[0] === INDEX && k.length === 2).length, 1, "stored again");
+});
+
+test("stored index: a big index is stored in parts a Deno KV value holds; a missing part is none", async () => {
+  const { store, sets, inner } = recording();
+  const catalogues = createCatalogueStore({
+    store,
+    ttlMs: 60_000,
+    transports: new Map(),
+    warn: () => {},
+  });
+  const tools = Array.from({ length: 2_000 }, (_, i) => ({
+    name: `tool_${i}`,
+    description: `Word${i} and other${i} words${i}, lorem ipsum`,
+    inputSchema: {},
+  }));
+  const data = createToolIndex(tools).data();
+  await catalogues.saveIndex("d", data);
+  const parts = sets.filter(([key]) => key.length === 3).map(([, text]) => text as string);
+  assert(parts.length > 1, `${parts.length} part`);
+  assert(parts.every((text) => text.length <= 30_000));
+  assertEquals(await catalogues.loadIndex("d"), data);
+  await inner.delete(["hub-search-index", "d", "1"]);
+  assertEquals(await catalogues.loadIndex("d"), undefined);
+});
+
+test("stored index: another catalogue has another digest", async () => {
+  const { store, sets } = recording();
+  await firstFound(store, "email");
+  definition.tools.push({ name: "list_issues", description: "List the issues" });
+  try {
+    await firstFound(store, "email");
+  } finally {
+    definition.tools.pop();
+  }
+  const keys = sets.filter(([key]) => key[0] === INDEX && key.length === 2).map(([key]) => key[1]);
+  assertEquals(keys.length, 2);
+  assert(keys[0] !== keys[1], "two catalogues, two digests");
+});
+
+test("stored index: stored index data is checked like a server's answer", () => {
+  const good = createToolIndex([
+    { name: "a", description: "send mail", inputSchema: {} },
+    { name: "b", description: "read files", inputSchema: {} },
+  ]).data();
+  assertEquals(checkIndexData(good, 2), good);
+  const table: [string, unknown][] = [
+    ["not an object", "x"],
+    ["an unknown version", { ...good, v: 2 }],
+    ["another number of tools", good],
+    ["uneven postings", { ...good, tfs: good.tfs.slice(1) }],
+    ["terms out of order", { ...good, terms: [...good.terms].reverse() }],
+    ["a posting out of range", { ...good, docs: good.docs.map(() => [-1]) }],
+    ["a bad frequency", { ...good, tfs: good.tfs.map(() => [Infinity]) }],
+    ["an empty posting", { ...good, docs: good.docs.map(() => []), tfs: good.tfs.map(() => []) }],
+  ];
+  for (const [why, value] of table) {
+    assertEquals(checkIndexData(value, why === "another number of tools" ? 3 : 2), why, why);
+  }
+});
+
+test("stored index: a stored tokenised form is used when well-formed, left out when not", () => {
+  const tool = { name: "list_issues", description: "Lists issues", inputSchema: {} };
+  const print = "0".repeat(64);
+  const base = { v: 1, takenAt: 0, ttlMs: 60_000, tookMs: 1, tools: [tool], fingerprints: [print] };
+  const form = toolTerms(tool, tool.name);
+  assertEquals(form, ["list issu", "", "list issu", "", ""]);
+  assert(isToolTerms(form));
+  const tv = TERMS_VERSION;
+  const kept = checkStored({ ...base, tv, terms: [form] }, 0);
+  assert(typeof kept === "object" && kept.terms !== undefined);
+  for (
+    const bad of [
+      { tv: tv + 1, terms: [form] },
+      { tv, terms: [form, form] },
+      { tv, terms: [["a"]] },
+      { tv, terms: [[1, "", "", "", ""]] },
+      { tv, terms: [["x".repeat(4 * MAX_TEXT + 1), "", "", "", ""]] },
+    ]
+  ) {
+    const checked = checkStored({ ...base, ...bad }, 0);
+    assert(typeof checked === "object", "the catalogue itself is kept");
+    assertEquals(
+      [checked.terms, checked.tv],
+      [undefined, undefined],
+      JSON.stringify(bad).slice(0, 80),
+    );
+  }
+});
+
+test("stored index: the ASCII tokenizer cuts text as the Unicode expression does", () => {
+  const alphabet = "aAbBzZ09 _-.:/HTTPxq";
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const texts = ["getHTTPResponse", "ABc", "A", "x1Y2", "URLs and IDs", "base64Encode v2", ""];
+  for (let k = 0; k < 5_000; k++) {
+    let text = "";
+    const length = Math.floor(random() * 16);
+    for (let i = 0; i < length; i++) text += alphabet[Math.floor(random() * alphabet.length)];
+    texts.push(text);
+  }
+  for (const text of texts) assertEquals(terms(text), terms(text, MAX_TEXT, true), text);
+  // Non-ASCII text takes the Unicode path: CJK pairs, accented words.
+  assertEquals(terms("获取天气 café"), ["获取", "取天", "天气", "café"]);
+});
