@@ -119,8 +119,8 @@ const LAYERS: Record<string, readonly string[]> = {
   ],
   // The command-line inspector: only the public entries (".": mod.ts; oauth/mod.ts and
   // testing/mod.ts), the clock for its progress line, and protocol/'s nearest-name rule
-  // for its suggestions.
-  cli: [".", "clock", "oauth", "testing", "protocol"],
+  // for its suggestions; runtime/ for its kept sessions (a Unix socket, a background process).
+  cli: [".", "clock", "oauth", "testing", "protocol", "runtime"],
 };
 
 /**
