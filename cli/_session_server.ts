@@ -253,10 +253,9 @@ export async function runSession(settings: SessionSettings): Promise<number> {
       lastUsed = Date.now();
       try {
         const c = await ready;
-        const options: Record<string, unknown> = {
-          ...pickOptions(method, request.options),
-          signal: controller.signal,
-        };
+        const options: Record<string, unknown> = pickOptions(method, request.options);
+        // readResult reads the local store: nothing to cancel, and no signal option.
+        if (method !== "readResult") options.signal = controller.signal;
         if (request.progress === true) {
           options.onProgress = (progress: unknown) => void send({ id: n, progress });
         }

@@ -120,24 +120,52 @@ test(
       const two = await s.run(["call", "echo", "message=two", "--server", "fixture", "--json"]);
       assertEquals(two.code, 0, two.stderr);
       const tools = await s.run(["tools", "fixture", "--json"]);
-      assertEquals(tools.code, 0, tools.stderr);
-      // Three commands, and the server was started once: by connect.
+      const read = await s.run(["read", "test://resource1", "--server", "fixture", "--json"]);
+      const handshake = await s.run(["status", "fixture", "--json"]);
+      const others = [
+        ["prompts", "fixture", "--json"],
+        ["resources", "fixture", "--json"],
+        ["templates", "fixture", "--json"],
+        ["prompt", "greeting", "name=Ada", "--server", "fixture", "--json"],
+        ["complete", "prompt", "greeting", "name=A", "--server", "fixture", "--json"],
+      ];
+      const more = [];
+      for (const args of others) more.push(await s.run(args));
+      for (const run of [tools, read, handshake, ...more]) assertEquals(run.code, 0, run.stderr);
+      // Ten commands, and the server was started once: by connect.
       assertEquals(s.starts().length, 1);
 
-      // The same output as a fresh run (another config folder: no session there).
+      // The same output as fresh runs (another config folder: no session there).
       const other = tempConfig();
       try {
-        const fresh = await s.run(
+        const fresh = await Promise.all([
           ["call", "echo", "message=two", "--server", "fixture", "--json"],
-          other.dir,
+          ["tools", "fixture", "--json"],
+          ["read", "test://resource1", "--server", "fixture", "--json"],
+          ["status", "fixture", "--json"],
+          ...others,
+        ].map((args) => s.run(args, other.dir)));
+        assertEquals(
+          fresh.map((r) => r.stdout),
+          [two, tools, read, handshake, ...more].map((r) => r.stdout),
         );
-        assertEquals(fresh.stdout, two.stdout);
-        const freshTools = await s.run(["tools", "fixture", "--json"], other.dir);
-        assertEquals(freshTools.stdout, tools.stdout);
-        assertEquals(s.starts().length, 3);
+        assertStringIncludes(read.stdout, '"uri": "test://resource1"');
+        assertEquals(s.starts().length, 10);
       } finally {
         other.dispose();
       }
+      // --verbose prints the wire, so it connects afresh.
+      const verbose = await s.run([
+        "call",
+        "echo",
+        "message=v",
+        "--server",
+        "fixture",
+        "--verbose",
+      ]);
+      assertEquals([verbose.code, verbose.stdout], [0, "v\n"], verbose.stderr);
+      assertStringIncludes(verbose.stderr, "tools/call");
+      assertEquals(s.starts().length, 11);
 
       const status = await runCli(["status", "--json"], { configDir: s.config.dir });
       assertEquals(status.code, 0, status.stderr);
@@ -165,7 +193,7 @@ test(
       await s.dispose();
     }
   },
-  { timeout: 120_000 },
+  { timeout: 240_000 },
 );
 
 test("cli keep: the idle timeout ends the session and removes its socket", async () => {
@@ -209,6 +237,42 @@ test(
   { timeout: 90_000 },
 );
 
+test("cli keep: call --max-chars and read-result go through the session", async () => {
+  const s = setup();
+  try {
+    const connect = await s.run(["connect", "fixture", "--json"]);
+    assertEquals(connect.code, 0, connect.stdout + connect.stderr);
+    const log = Array.from({ length: 400 }, (_, i) => `line ${i}: all well`).join("\n");
+    const call = await s.run([
+      "call",
+      "echo",
+      "--max-chars",
+      "300",
+      "--args",
+      JSON.stringify({ message: log }),
+      "--server",
+      "fixture",
+    ]);
+    assertEquals(call.code, 0, call.stderr);
+    const handle = call.stdout.match(/\nhandle: (rs_[\w-]+)\n$/)?.[1];
+    assert(handle !== undefined, call.stdout);
+    const read = await s.run([
+      "read-result",
+      handle,
+      "--length",
+      "100000",
+      "--json",
+      "--server",
+      "fixture",
+    ]);
+    assertEquals(read.code, 0, read.stderr);
+    assertEquals(JSON.parse(read.stdout).text, log);
+    assertEquals(s.starts().length, 1);
+  } finally {
+    await s.dispose();
+  }
+}, { timeout: 90_000 });
+
 test(
   "cli keep: hostile lines on the socket get clear errors and the session lives on",
   async () => {
@@ -216,7 +280,7 @@ test(
     try {
       const connect = await s.run(["connect", "fixture", "--json"]);
       assertEquals(connect.code, 0, connect.stdout + connect.stderr);
-      const { socket } = JSON.parse(connect.stdout);
+      const { pid, socket } = JSON.parse(connect.stdout);
       const raw = await runJson([...RAW.args, socket]);
       const replies = raw as {
         id?: number;
@@ -239,6 +303,9 @@ test(
       const call = await s.run(["call", "echo", "message=still", "--server", "fixture"]);
       assertEquals([call.code, call.stdout], [0, "still\n"], call.stderr);
       assertEquals(s.starts().length, 1);
+      const all = await runCli(["disconnect", "--all"], { configDir: s.config.dir });
+      assertEquals([all.code, all.stdout], [0, `Disconnected: fixture (pid ${pid})\n`], all.stderr);
+      assert(!existsSync(socket), "the socket is removed");
     } finally {
       await s.dispose();
     }
