@@ -63,11 +63,16 @@ async function cli(args: string[], configDir: string) {
     : [execPath(), "run", "-A", "--no-lock", "-q", CLI, ...args];
   const started = performance.now();
   const child = spawn(argv, {
+    stderr: "pipe",
     env: { CONDUIT_MCP_CONFIG_DIR: configDir, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
   });
   child.endInput();
-  const [stdout, code] = await Promise.all([readText(child.stdout), child.exited]);
-  return { ms: performance.now() - started, code, stdout };
+  const [stdout, stderr, code] = await Promise.all([
+    readText(child.stdout),
+    readText(child.stderr!),
+    child.exited,
+  ]);
+  return { ms: performance.now() - started, code, stdout, stderr };
 }
 
 console.log(`cli-keep · ${runtime} · load ${await loadAverage()}`);
@@ -84,7 +89,9 @@ for (const server of servers) {
     const freshDir = mkdtempSync(join(tmpdir(), "conduit-bench-fresh-"));
     try {
       const connect = await cli(["connect", ...target], keptDir);
-      if (connect.code !== 0) throw new Error(`connect failed (${connect.code})`);
+      if (connect.code !== 0) {
+        throw new Error(`connect failed (${connect.code}): ${connect.stderr}`);
+      }
       connects = [...connects, connect.ms];
       for (let round = 0; round < rounds; round++) {
         // Taking turns, the order alternating, so drifting load falls on both.
@@ -92,7 +99,9 @@ for (const server of servers) {
         const outputs: Record<string, string> = {};
         for (const which of order) {
           const result = await cli(call, which === "kept" ? keptDir : freshDir);
-          if (result.code !== 0) throw new Error(`${which} call failed (${result.code})`);
+          if (result.code !== 0) {
+            throw new Error(`${which} call failed (${result.code}): ${result.stderr}`);
+          }
           (which === "kept" ? kept : fresh).push(result.ms);
           outputs[which] = result.stdout;
         }

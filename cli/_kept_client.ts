@@ -8,14 +8,14 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import type { McpClient } from "../mod.ts";
 import type { ParsedArgs } from "./_args.ts";
 import { clean } from "./_format.ts";
-import { type KeepChannel, openChannel, type RequestExtras } from "./_keep_channel.ts";
+import type { KeepChannel, RequestExtras } from "./_keep_channel.ts";
 import { sessionIdentity, sessionsDir, socketName } from "./_keep_paths.ts";
 import type { OpenClient, ServerSpec } from "./_session.ts";
 import type { Terminal } from "./terminal.ts";
@@ -89,6 +89,15 @@ export async function openKept(
       `note: the kept session of ${clean(spec.label)} has ended; connecting afresh\n`,
     );
   if (!existsSync(socket)) return undefined;
+  // Only a socket of this user's is spoken to.
+  const info = lstatSync(socket);
+  const uid = process.getuid?.();
+  if (!info.isSocket() || (uid !== undefined && info.uid !== uid)) {
+    term.err(`note: ${socket} is not a socket of yours; connecting afresh\n`);
+    return undefined;
+  }
+  // The socket's code loads only when there is a session to reach.
+  const { openChannel } = await import("./_keep_channel.ts");
   let channel: KeepChannel;
   try {
     channel = await openChannel(socket);

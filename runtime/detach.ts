@@ -82,7 +82,7 @@ export function denoPermissionFlags(
  * Starts `script` under this runtime in the background, writes `input` to its standard
  * input and closes it.
  *
- * @param script The module to run (a `file:` URL or a path).
+ * @param script The module to run: a path, or a URL (a `file:` URL is run by its path).
  * @param input What to write to its standard input.
  * @param options Its working folder, and what it needs permission for (Deno).
  * @returns The process.
@@ -103,7 +103,14 @@ export function startDetached(
 ): DetachedProcess {
   const runtime = runtimeName();
   if (runtime === "other") throw new TypeError("a background process needs Deno or Bun");
-  const path = script instanceof URL || script.startsWith("file:") ? fileURLToPath(script) : script;
+  // A local module by its path; a remote one (a package run from its registry) by its URL,
+  // which Deno runs as it is.
+  const url = script instanceof URL ? script : URL.canParse(script) ? new URL(script) : undefined;
+  const path = url === undefined
+    ? String(script)
+    : url.protocol === "file:"
+    ? fileURLToPath(url)
+    : url.href;
   const g = globalThis as unknown as {
     Deno?: { execPath(): string; permissions: PermissionsLike };
     process: { execPath: string };

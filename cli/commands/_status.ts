@@ -27,7 +27,7 @@ idle time and socket.
   run: async (ctx) => {
     const { flags, serverCommand } = ctx.parsed;
     if (flags.server === undefined && serverCommand === undefined && flags.config === undefined) {
-      return (await import("./_keep.ts")).listSessions(ctx);
+      return (await import("./_keep_run.ts")).listSessions(ctx);
     }
     return await withClient(ctx, (client, spec) => {
       const info = client.serverInfo();
