@@ -1,4 +1,4 @@
-// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache|tracing|governance|hub|startup|toolsearch|hubscale|spill|floor] [--runtime deno|bun]
+// The benchmark driver: `node bench/run.mjs [stdio|http|peak|soak|cache|tracing|governance|hub|startup|toolsearch|hubscale|spill|floor|cli-keep] [--runtime deno|bun]
 // [--runs 3]` (`npm run bench -- …`; `npm run bench:peak` and `npm run soak` name theirs).
 // Without a bench name it runs stdio and http; without --runtime, both
 // runtimes. Each bench runs every case --runs times (one process per client and case) and
@@ -53,6 +53,7 @@ for (let i = 0; i < argv.length; i++) {
       "hubscale",
       "spill",
       "floor",
+      "cli-keep",
     ]
       .includes(arg)
   ) {
@@ -89,15 +90,16 @@ const collected = [];
 let failed = false;
 for (const bench of benches) {
   for (const runtime of runtimes) {
-    const script = join(here, `${bench}.ts`);
+    const script = join(here, `${bench.replace("-", "_")}.ts`);
     const args = ["--runs", runs, ...passThrough, ...(report ? ["--json"] : [])];
     const [command, commandArgs] = runtime === "deno"
       ? [bin("deno"), [
         "run",
         ...DENO_FLAGS,
         ...(bench === "cache" || bench === "hubscale" || bench === "spill" ? CACHE_FLAGS : []),
-        // The start-up bench bundles into, and records loads from, temporary folders.
-        ...(bench === "startup" ? ["--allow-write"] : []),
+        // The start-up bench bundles into, and records loads from, temporary folders; the
+        // kept-connection bench gives each run a config folder of its own.
+        ...(bench === "startup" || bench === "cli-keep" ? ["--allow-write"] : []),
         script,
         ...args,
       ]]

@@ -51,6 +51,10 @@ export interface Flags {
   out?: string;
   /** `servers` lists the config's entries without connecting (`--config <file>` alone). */
   list?: boolean;
+  /** How long a kept session may sit unused, in ms (`connect --idle`). */
+  idle?: number;
+  /** Every kept session (`disconnect --all`). */
+  all?: boolean;
 }
 
 /** A parsed command line. */
@@ -79,6 +83,7 @@ const VALUE_FLAGS = new Set([
   "--json-path",
   "--profile",
   "--out",
+  "--idle",
 ]);
 const SHORT: Record<string, string> = { "-h": "--help", "-H": "--header", "-s": "--server" };
 /** Every flag, for suggestions. */
@@ -89,6 +94,7 @@ const FLAGS = [
   "--task",
   "--no-browser",
   "--device",
+  "--all",
   ...VALUE_FLAGS,
 ];
 
@@ -238,7 +244,39 @@ function setFlag(flags: Flags, name: string, value: string | undefined): void {
     case "--out":
       flags.out = value;
       return;
+    case "--idle":
+      flags.idle = parseDuration(name, value!);
+      return;
+    case "--all":
+      flags.all = true;
+      return;
     default:
       throw new TypeError(`unknown flag ${name}${didYouMean(name, FLAGS)}`);
   }
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/**
+ * A duration such as `90s`, `10m`, `1h` or `500ms` (a bare number is seconds), in ms: at
+ * least 100 ms, at most a week.
+ *
+ * @example
+ * ```ts
+ * import { parseDuration } from "./_args.ts";
+ *
+ * if (parseDuration("--idle", "10m") !== 600_000 || parseDuration("--idle", "2") !== 2_000) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function parseDuration(name: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  const ms = match ? Number(match[1]) * UNITS[match[2] ?? "s"] : NaN;
+  if (!(ms >= 100 && ms <= 7 * 24 * 3_600_000)) {
+    throw new TypeError(
+      `${name} takes a duration such as 30s, 10m or 1h (100ms to 7 days), not ${value}`,
+    );
+  }
+  return Math.round(ms);
 }

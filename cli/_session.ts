@@ -147,6 +147,8 @@ export interface OpenOptions {
   spill?: boolean;
   /** Stops connecting (Ctrl-C): the promise rejects with an `AbortError`. */
   signal?: AbortSignal;
+  /** The server, when the caller has already read it from the command line. */
+  spec?: ServerSpec;
 }
 
 /** `promise`, or an `AbortError` once `signal` aborts. */
@@ -199,7 +201,7 @@ export async function openClient(
   term: Terminal,
   options: OpenOptions = {},
 ): Promise<OpenClient> {
-  const spec = await serverSpec(parsed, term);
+  const spec = options.spec ?? await serverSpec(parsed, term);
   // Not while a login waits for the browser: that says what it waits for itself.
   const stop = options.login ? () => {} : startConnecting(term, spec.label);
   try {

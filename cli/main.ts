@@ -18,7 +18,8 @@ import { describeFailure, type Failure } from "./_errors.ts";
 import { escapeJsonText } from "./_format.ts";
 import { didYouMean } from "./_suggest.ts";
 import { SERVERS_COMMAND } from "./commands/_servers.ts";
-import { openClient } from "./_session.ts";
+import { openClient, serverSpec } from "./_session.ts";
+import { CONNECT_COMMAND, DISCONNECT_COMMAND } from "./commands/_keep.ts";
 import type { Terminal } from "./terminal.ts";
 
 /** Every command, in the order `--help` lists them. */
@@ -36,7 +37,23 @@ export const COMMANDS: readonly Command[] = [
   WATCH_COMMAND,
   SEARCH_COMMAND,
   SERVERS_COMMAND,
+  CONNECT_COMMAND,
+  DISCONNECT_COMMAND,
 ];
+
+/** The commands a kept session (`connect`) serves; the others always connect afresh. */
+const KEPT_COMMANDS = new Set([
+  "tools",
+  "prompts",
+  "resources",
+  "templates",
+  "call",
+  "read-result",
+  "prompt",
+  "read",
+  "complete",
+  "status",
+]);
 
 /** The top-level `--help`. */
 export function mainHelp(): string {
@@ -154,7 +171,15 @@ export async function main(argv: readonly string[], term: Terminal): Promise<num
     term,
     signal: controller.signal,
     async open(options) {
-      const opened = await openClient(parsed, term, { ...options, signal: controller.signal });
+      // Through a kept session when there is one (not to print the wire, nor for a task).
+      const keepable = KEPT_COMMANDS.has(command.name) && options?.login === undefined &&
+        !parsed.flags.verbose && !parsed.flags.task;
+      const spec = keepable ? await serverSpec(parsed, term) : undefined;
+      const opened = (spec && await (await import("./_kept_client.ts")).openKept(
+        spec,
+        parsed,
+        term,
+      )) || await openClient(parsed, term, { ...options, spec, signal: controller.signal });
       connected = true;
       server = opened.spec.label;
       return opened;

@@ -17,12 +17,19 @@ export const STATUS_COMMAND: Command = {
   name: "status",
   summary: "Show the era, version, server info, capabilities and instructions",
   help: `Usage: conduit-mcp status ${SERVER_ALONE_USAGE} [--protocol auto|modern|legacy|<version>]
+       conduit-mcp status
 
 Connects and shows what the handshake gave: the era (modern or legacy), the protocol
-version, the server's name and version, its capabilities and its instructions.
+version, the server's name and version, its capabilities and its instructions. Without a
+server: the kept sessions (conduit-mcp connect), each with its server, process id, age,
+idle time and socket.
 `,
-  run: (ctx) =>
-    withClient(ctx, (client, spec) => {
+  run: async (ctx) => {
+    const { flags, serverCommand } = ctx.parsed;
+    if (flags.server === undefined && serverCommand === undefined && flags.config === undefined) {
+      return (await import("./_keep_run.ts")).listSessions(ctx);
+    }
+    return await withClient(ctx, (client, spec) => {
       const info = client.serverInfo();
       if (ctx.parsed.flags.json) {
         printJson(ctx, { server: spec.label, ...info });
@@ -46,7 +53,8 @@ version, the server's name and version, its capabilities and its instructions.
         ctx.term.out(`${bold("instructions")}\n${clean(info.instructions, true)}\n`);
       }
       return Promise.resolve(EXIT.ok);
-    }),
+    });
+  },
 };
 
 function timeOf(date: Date): string {

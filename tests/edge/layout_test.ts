@@ -118,9 +118,10 @@ const LAYERS: Record<string, readonly string[]> = {
     "governance",
   ],
   // The command-line inspector: only the public entries (".": mod.ts; oauth/mod.ts,
-  // testing/mod.ts and hub/mod.ts), the clock for its progress line, and protocol/'s
-  // nearest-name rule for its suggestions.
-  cli: [".", "clock", "oauth", "testing", "hub", "protocol"],
+  // testing/mod.ts and hub/mod.ts), the clock for its progress line, protocol/'s nearest-name
+  // rule for its suggestions, and runtime/ for its kept sessions (a Unix socket, a background
+  // process).
+  cli: [".", "clock", "oauth", "testing", "hub", "protocol", "runtime"],
 };
 
 /**
