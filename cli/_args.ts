@@ -51,6 +51,8 @@ export interface Flags {
   out?: string;
   /** `servers` lists the config's entries without connecting (`--config <file>` alone). */
   list?: boolean;
+  /** Where the module `emit-ts` writes imports the library from. */
+  importFrom?: string;
 }
 
 /** A parsed command line. */
@@ -79,6 +81,7 @@ const VALUE_FLAGS = new Set([
   "--json-path",
   "--profile",
   "--out",
+  "--import",
 ]);
 const SHORT: Record<string, string> = { "-h": "--help", "-H": "--header", "-s": "--server" };
 /** Every flag, for suggestions. */
@@ -237,6 +240,9 @@ function setFlag(flags: Flags, name: string, value: string | undefined): void {
       return;
     case "--out":
       flags.out = value;
+      return;
+    case "--import":
+      flags.importFrom = value;
       return;
     default:
       throw new TypeError(`unknown flag ${name}${didYouMean(name, FLAGS)}`);

@@ -18,6 +18,7 @@ import { describeFailure, type Failure } from "./_errors.ts";
 import { escapeJsonText } from "./_format.ts";
 import { didYouMean } from "./_suggest.ts";
 import { SERVERS_COMMAND } from "./commands/_servers.ts";
+import { EMIT_TS_COMMAND } from "./commands/_emit.ts";
 import { openClient } from "./_session.ts";
 import type { Terminal } from "./terminal.ts";
 
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   WATCH_COMMAND,
   SEARCH_COMMAND,
   SERVERS_COMMAND,
+  EMIT_TS_COMMAND,
 ];
 
 /** The top-level `--help`. */
