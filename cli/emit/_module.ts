@@ -58,6 +58,28 @@ const TAKEN = [
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** The width the formatter fits code to, by default. */
+const LINE_WIDTH = 80;
+
+/**
+ * A call `head(args…)tail` on one line at `indent` when it fits the line width, else one
+ * argument a line (as the formatter writes it).
+ */
+function fitCall(indent: string, head: string, args: readonly string[], tail: string): string {
+  const line = `${indent}${head}(${args.join(", ")})${tail}`;
+  if (line.length <= LINE_WIDTH) return line;
+  const inner = args.map((arg) => `${indent}  ${arg},\n`).join("");
+  return `${indent}${head}(\n${inner}${indent})${tail}`;
+}
+
+/** `import [type] { names } from specifier;`, on one line when it fits. */
+function importLine(type: boolean, names: readonly string[], from: string): string {
+  const head = `import ${type ? "type " : ""}`;
+  const line = `${head}{ ${names.join(", ")} } from ${from};`;
+  if (line.length <= LINE_WIDTH) return `${line}\n`;
+  return `${head}{\n${names.map((n) => `  ${n},\n`).join("")}} from ${from};\n`;
+}
+
 /** The type declaration of an alias, with its doc. */
 function declaration(alias: TypeAlias): string {
   return `${docBlock([alias.doc])}export type ${alias.name} = ${alias.body};\n`;
@@ -70,7 +92,8 @@ const HELPER = `/**
  */
 function structured<T>(tool: string, result: ToolResult): T {
   if (result.isError) {
-    throw new McpError(\`The tool \${tool} reported an error: \${resultText(result)}\`, {
+    const text = resultText(result);
+    throw new McpError(\`The tool \${tool} reported an error: \${text}\`, {
       kind: "server",
       reason: "tool_error",
       data: result,
@@ -150,10 +173,11 @@ export function emitModule(input: EmitInput): EmittedModule {
     ]);
     const param = args.req ? `args: ${args.name}` : `args: ${args.name} = {}`;
     const name = tsString(wire);
+    const callArgs = [name, "args", "options"];
     const body = result
-      ? `  const result = await client.callTool(${name}, args, options);\n` +
-        `  return structured<${result.name}>(${name}, result);`
-      : `  return await client.callTool(${name}, args, options);`;
+      ? `${fitCall("  ", "const result = await client.callTool", callArgs, ";")}\n` +
+        fitCall("  ", `return structured<${result.name}>`, [name, "result"], ";")
+      : fitCall("  ", "return await client.callTool", callArgs, ";");
     parts.push(
       `${types}\n${doc}export async function ${fn}(\n  client: McpClient,\n  ${param},\n` +
         `  options?: ToolCallOptions & { task?: "await" },\n): Promise<${
@@ -175,9 +199,8 @@ export function emitModule(input: EmitInput): EmittedModule {
     "tools change. Each function calls its tool with a client of @conduit/mcp.",
     "@module",
   ]);
-  const imports = anyStructured
-    ? `import { McpError, resultText } from ${from};\nimport type { McpClient, ToolCallOptions, ToolResult } from ${from};\n`
-    : `import type { McpClient, ToolCallOptions, ToolResult } from ${from};\n`;
+  const imports = (anyStructured ? importLine(false, ["McpError", "resultText"], from) : "") +
+    importLine(true, ["McpClient", "ToolCallOptions", "ToolResult"], from);
   const source = [header, imports, ...(anyStructured ? [HELPER] : []), ...parts].join("\n");
   return { source, functions, skipped };
 }

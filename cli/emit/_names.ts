@@ -140,19 +140,21 @@ export class NameBook {
 }
 
 /**
- * `text` as a TypeScript string literal in double quotes, every character outside printable
- * ASCII written as a `\u` escape (no line break, control, bidi or lone surrogate survives).
+ * `text` as a TypeScript string literal, every character outside printable ASCII written as
+ * a `\u` escape (no line break, control, bidi or lone surrogate survives). Double quotes, or
+ * single ones for a text with double quotes and no single ones (as the formatter prefers).
  */
 export function tsString(text: string): string {
-  let out = '"';
+  const quote = text.includes('"') && !text.includes("'") ? "'" : '"';
+  let out = quote;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     const char = text[i];
-    if (char === '"' || char === "\\") out += `\\${char}`;
+    if (char === quote || char === "\\") out += `\\${char}`;
     else if (code >= 0x20 && code < 0x7f) out += char;
     else out += `\\u${code.toString(16).padStart(4, "0")}`;
   }
-  return out + '"';
+  return out + quote;
 }
 
 /** A property key: bare when it is an identifier, else a quoted string literal. */

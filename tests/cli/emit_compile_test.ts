@@ -73,20 +73,21 @@ test("emit names: a name book de-duplicates, around names taken before", () => {
 });
 
 test("emit names: string literals are ASCII, property keys quoted when not identifiers", () => {
-  assertEquals(tsString('a"b\\c'), '"a\\"b\\\\c"');
+  assertEquals(tsString('a"b\\c'), `'a"b\\\\c'`);
+  assertEquals(tsString(`it's "x"`), `"it's \\"x\\""`);
   assertEquals(
     tsString("line\u2028sep\nnew\u001b\u202e"),
     '"line\\u2028sep\\u000anew\\u001b\\u202e"',
   );
   assertEquals(tsString("\ud800 lone"), '"\\ud800 lone"');
   assertEquals(tsString("\u{1F4A5}"), '"\\ud83d\\udca5"');
-  // What the literal says is the text itself.
-  for (const text of ['a"b\\c', "\u2028\u0000\ud800", "\u{1F4A5}"]) {
+  // What a double-quoted literal says is the text itself.
+  for (const text of ["a'b\\c\"d", "\u2028\u0000\ud800", "\u{1F4A5}"]) {
     assertEquals(JSON.parse(tsString(text)), text);
   }
   assertEquals(
     ["value", "_x", "$y", "a-b", "0", "with space", "constructor", '"'].map(propertyKey),
-    ["value", "_x", "$y", '"a-b"', '"0"', '"with space"', "constructor", '"\\""'],
+    ["value", "_x", "$y", '"a-b"', '"0"', '"with space"', "constructor", `'"'`],
   );
 });
 
@@ -150,7 +151,7 @@ test("emit schema: primitives, enum and const, type arrays, nullable", () => {
       "unknown",
       "never",
       '"only"',
-      '"q\\"\\u202e"',
+      `'q"\\u202e'`,
       "unknown",
       "unknown",
       "unknown",

@@ -122,6 +122,14 @@ const out: Record<string, unknown> = {};
 console.log(JSON.stringify(out));
 `;
 
+/** The README's `emit-ts` section: its excerpt of the module, and its script. */
+function readmeBlocks(): { excerpt: string; script: string } {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### Typed wrappers: `emit-ts`"));
+  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+  return { excerpt: blocks[0], script: blocks[1] };
+}
+
 /** One wrong argument type: get-sum takes numbers. */
 const WRONG_ARG = `
 import type { McpClient } from ${JSON.stringify(MOD)};
@@ -164,11 +172,25 @@ test(
       assert(!/[\u001b\u202e]/.test(zoo), "no escape or bidi character in the module");
       assertStringIncludes(zoo, 'client.callTool("evil*/\\u001b[2J\\u202e", args, options)');
       await emit(dir, "modern.ts", MODERN);
+      const readme = readmeBlocks();
+      assertStringIncludes(everything, readme.excerpt);
+      const target =
+        '{\n  command: "npx",\n  args: ["-y", "@modelcontextprotocol/server-everything"],\n}';
+      assertStringIncludes(readme.script, target);
+      writeFileSync(
+        join(dir, "readme.ts"),
+        readme.script.replace('"jsr:@conduit/mcp"', JSON.stringify(MOD))
+          .replace(target, JSON.stringify(EVERYTHING_CMD)),
+      );
       writeFileSync(join(dir, "use.ts"), USE);
       writeFileSync(join(dir, "wrong_arg.ts"), WRONG_ARG);
       writeFileSync(join(dir, "wrong_result.ts"), WRONG_RESULT);
 
-      const good = await denoCheck(dir, ["everything.ts", "zoo.ts", "modern.ts", "use.ts"]);
+      // As the formatter writes them (its defaults: no config).
+      const files = ["everything.ts", "zoo.ts", "modern.ts"];
+      const fmt = await run(DENO, ["fmt", "--no-config", "--check", ...files], dir);
+      assertEquals(fmt.code, 0, fmt.stdout + fmt.stderr);
+      const good = await denoCheck(dir, [...files, "use.ts", "readme.ts"]);
       assertEquals(good.code, 0, good.stderr);
       const bad = await denoCheck(dir, ["wrong_arg.ts", "wrong_result.ts"]);
       assert(bad.code !== 0, "the wrong scripts fail the check");
@@ -193,6 +215,8 @@ test(
       assertEquals(texts, ["deleted", "underscore", "evil"]);
       assertEquals(out.fails, ["server", "tool_error"]);
       assertEquals(out.add, 42);
+      const readmeRun = await runScript(dir, "readme.ts");
+      assertEquals([readmeRun.code, readmeRun.stdout], [0, "82\n"], readmeRun.stderr);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -225,9 +249,9 @@ test(
     );
     assertEquals(structured.result, "GetStructuredContentResult");
     const help = await runCli(["emit-ts", "--help"]);
-  assertEquals(help.code, 0, help.stderr);
-  assert(help.stdout.startsWith("Usage: conduit-mcp emit-ts "), help.stdout);
-  const bad = await runCli(["emit-ts", "--import", " ", ...EVERYTHING_STDIO]);
+    assertEquals(help.code, 0, help.stderr);
+    assert(help.stdout.startsWith("Usage: conduit-mcp emit-ts "), help.stdout);
+    const bad = await runCli(["emit-ts", "--import", " ", ...EVERYTHING_STDIO]);
     assertEquals(bad.code, 2, bad.stderr);
     assertStringIncludes(bad.stderr, "--import needs a module specifier");
   },
