@@ -8,7 +8,7 @@
 
 import { commentLine, commentText, docBlock } from "./_comment.ts";
 import { camelName, NameBook, pascalName, tsString } from "./_names.ts";
-import { SchemaCompiler, type TypeAlias } from "./_schema.ts";
+import { LINE_WIDTH, SchemaCompiler, type TypeAlias, typeLine } from "./_schema.ts";
 
 /** The module's default import specifier. */
 export const DEFAULT_IMPORT = "jsr:@conduit/mcp";
@@ -58,9 +58,6 @@ const TAKEN = [
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The width the formatter fits code to, by default. */
-const LINE_WIDTH = 80;
-
 /**
  * A call `head(args…)tail` on one line at `indent` when it fits the line width, else one
  * argument a line (as the formatter writes it).
@@ -82,7 +79,9 @@ function importLine(type: boolean, names: readonly string[], from: string): stri
 
 /** The type declaration of an alias, with its doc. */
 function declaration(alias: TypeAlias): string {
-  return `${docBlock([alias.doc])}export type ${alias.name} = ${alias.body};\n`;
+  return `${docBlock([alias.doc])}${
+    typeLine("", `export type ${alias.name} =`, { text: alias.body, members: alias.members }, ";")
+  }\n`;
 }
 
 /** What a wrapper throws when the tool failed or gave no structured content. */
@@ -157,6 +156,7 @@ export function emitModule(input: EmitInput): EmittedModule {
       args.body = "{ [key: string]: unknown }";
       args.obj = true;
       args.req = false;
+      args.members = undefined;
     }
     const result = isObject(tool.outputSchema)
       ? compiler.compile(tool.outputSchema, `${base}Result`)
@@ -199,8 +199,12 @@ export function emitModule(input: EmitInput): EmittedModule {
     "tools change. Each function calls its tool with a client of @conduit/mcp.",
     "@module",
   ]);
-  const imports = (anyStructured ? importLine(false, ["McpError", "resultText"], from) : "") +
-    importLine(true, ["McpClient", "ToolCallOptions", "ToolResult"], from);
-  const source = [header, imports, ...(anyStructured ? [HELPER] : []), ...parts].join("\n");
+  // No tools, no imports (an unused one fails a strict project's check): still a module.
+  const imports = tools.length === 0
+    ? "export {};\n"
+    : (anyStructured ? importLine(false, ["McpError", "resultText"], from) : "") +
+      importLine(true, ["McpClient", "ToolCallOptions", "ToolResult"], from);
+  const source = [header, imports, ...(anyStructured ? [HELPER] : []), ...parts]
+    .filter((part) => part !== "").join("\n");
   return { source, functions, skipped };
 }

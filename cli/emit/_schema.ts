@@ -32,6 +32,8 @@ interface TsType {
   obj: boolean;
   /** Whether it has a required property (so `{}` may not be one). */
   req: boolean;
+  /** A union's members, as written between its `|`s. */
+  members?: string[];
 }
 
 /** A named type the compiler made. */
@@ -46,6 +48,28 @@ export interface TypeAlias {
   obj: boolean;
   /** Whether it has a required property. */
   req: boolean;
+  /** Its members, when it is a union. */
+  members?: string[];
+}
+
+/** The width the formatter fits code to, by default. */
+export const LINE_WIDTH = 80;
+
+/**
+ * `head type tail` at `indent` (`key: T;`, `export type X = T;`), a long one-line union one
+ * member a line, as the formatter writes it.
+ */
+export function typeLine(
+  indent: string,
+  head: string,
+  type: { text: string; members?: readonly string[] },
+  tail: string,
+): string {
+  const line = `${indent}${head} ${type.text}${tail}`;
+  if (type.members === undefined || line.length <= LINE_WIDTH || type.text.includes("\n")) {
+    return line;
+  }
+  return `${indent}${head}\n${type.members.map((m) => `${indent}  | ${m}`).join("\n")}${tail}`;
 }
 
 const atom = (text: string, obj = false, req = false): TsType => ({ text, prec: 2, obj, req });
@@ -58,18 +82,26 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** The union of `parts` (deduplicated; `unknown` absorbs, `never` vanishes). */
 function union(parts: readonly TsType[]): TsType {
   const seen = new Map<string, TsType>();
+  const add = (part: TsType) => {
+    if (part.text !== "never" && !seen.has(part.text)) seen.set(part.text, part);
+  };
   for (const part of parts) {
     if (part.text === "unknown") return UNKNOWN;
-    if (part.text !== "never" && !seen.has(part.text)) seen.set(part.text, part);
+    // A union in a union is its members.
+    if (part.prec === 0 && part.members !== undefined) {
+      for (const text of part.members) add({ ...part, text, prec: 1, members: undefined });
+    } else add(part);
   }
   const kept = [...seen.values()];
   if (kept.length === 0) return NEVER;
   if (kept.length === 1) return kept[0];
+  const members = kept.map((p) => p.prec === 0 ? `(${p.text})` : p.text);
   return {
-    text: kept.map((p) => p.prec === 0 ? `(${p.text})` : p.text).join(" | "),
+    text: members.join(" | "),
     prec: 0,
     obj: kept.every((p) => p.obj),
     req: kept.some((p) => p.req),
+    members,
   };
 }
 
@@ -197,6 +229,7 @@ export class SchemaCompiler {
     alias.body = type.text;
     alias.obj = type.obj;
     alias.req = type.req;
+    alias.members = type.members;
     return alias;
   }
 
@@ -335,7 +368,7 @@ export class SchemaCompiler {
       propTypes.push(type);
       lines.push(
         docBlock([schemaDoc(sub)], inner) +
-          `${inner}${propertyKey(key)}${isRequired ? "" : "?"}: ${type.text};`,
+          typeLine(inner, `${propertyKey(key)}${isRequired ? "" : "?"}:`, type, ";"),
       );
     }
     // Required but not described: present, of any type.
@@ -356,7 +389,7 @@ export class SchemaCompiler {
     if (extra.length > 0) {
       // A property's type must fit the index signature.
       const all = union([...extra, ...propTypes, ...(optional ? [atom("undefined")] : [])]);
-      lines.push(`${inner}[key: string]: ${all.text};`);
+      lines.push(typeLine(inner, "[key: string]:", all, ";"));
     }
     return atom(`{\n${lines.join("\n")}\n${indent}}`, true, required.size > 0);
   }

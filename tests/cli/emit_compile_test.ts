@@ -236,6 +236,28 @@ test("emit schema: anyOf and oneOf as unions, allOf as an intersection, mixed wi
     body({ type: "string", anyOf: [{ const: "x" }, { const: "y" }] }),
     'string & ("x" | "y")',
   );
+  // A union in a union is its members.
+  assertEquals(
+    body({ anyOf: [{ type: ["string", "null"] }, { enum: ["a", "b"] }, { type: "string" }] }),
+    'string | null | "a" | "b"',
+  );
+  assertEquals(
+    body({ type: "array", items: { anyOf: [{ anyOf: [{ type: "string" }] }] } }),
+    "string[]",
+  );
+  // Past the line width, a union goes one member a line, as the formatter writes it.
+  const regions = ["north-america", "south-america", "europe", "asia", "africa", "oceania"];
+  assertEquals(
+    body({ type: "object", properties: { region: { enum: regions } } }),
+    `{\n  region?:\n${regions.map((r) => `    | "${r}"`).join("\n")};\n}`,
+  );
+  const wide = emitModule({
+    tools: [{ name: "t", inputSchema: { type: "object" }, outputSchema: { enum: regions } }],
+  });
+  assertStringIncludes(
+    wide.source,
+    `export type TResult =\n${regions.map((r) => `  | "${r}"`).join("\n")};\n`,
+  );
   assertEquals(body({ allOf: [{}, true] }), "unknown");
   assertEquals(body({ allOf: [{ type: "string" }, false] }), "never");
 });
@@ -381,6 +403,10 @@ test("emit module: the same text whatever order the tools come in; arguments opt
   assertStringIncludes(one.source, "): Promise<CResult> {");
   assertStringIncludes(one.source, '  return structured<CResult>("c", result);');
   assertStringIncludes(one.source, "  args: DArgs,\n");
+  // No tools: a header and nothing to import.
+  const none = emitModule({ tools: [], server: { name: "s" } }).source;
+  assertStringIncludes(none, "Typed wrappers for the tools of s: 0 tools.");
+  assert(!none.includes("import") && none.endsWith("\nexport {};\n"), none);
   // Without an output schema, no value import and no helper.
   const plain = emitModule({ tools: [tools[0]] }).source;
   assert(!plain.includes("McpError") && !plain.includes("function structured"), plain);
