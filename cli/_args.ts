@@ -55,6 +55,8 @@ export interface Flags {
   idle?: number;
   /** Every kept session (`disconnect --all`). */
   all?: boolean;
+  /** Where the module `emit-ts` writes imports the library from. */
+  importFrom?: string;
 }
 
 /** A parsed command line. */
@@ -84,6 +86,7 @@ const VALUE_FLAGS = new Set([
   "--profile",
   "--out",
   "--idle",
+  "--import",
 ]);
 const SHORT: Record<string, string> = { "-h": "--help", "-H": "--header", "-s": "--server" };
 /** Every flag, for suggestions. */
@@ -249,6 +252,9 @@ function setFlag(flags: Flags, name: string, value: string | undefined): void {
       return;
     case "--all":
       flags.all = true;
+      return;
+    case "--import":
+      flags.importFrom = value;
       return;
     default:
       throw new TypeError(`unknown flag ${name}${didYouMean(name, FLAGS)}`);

@@ -20,6 +20,7 @@ import { didYouMean } from "./_suggest.ts";
 import { SERVERS_COMMAND } from "./commands/_servers.ts";
 import { openClient, serverSpec } from "./_session.ts";
 import { CONNECT_COMMAND, DISCONNECT_COMMAND } from "./commands/_keep.ts";
+import { EMIT_TS_COMMAND } from "./commands/_emit.ts";
 import type { Terminal } from "./terminal.ts";
 
 /** Every command, in the order `--help` lists them. */
@@ -39,6 +40,7 @@ export const COMMANDS: readonly Command[] = [
   SERVERS_COMMAND,
   CONNECT_COMMAND,
   DISCONNECT_COMMAND,
+  EMIT_TS_COMMAND,
 ];
 
 /** The commands a kept session (`connect`) serves; the others always connect afresh. */

@@ -27,6 +27,8 @@ import "./cli/usage_test.ts";
 import "./cli/search_test.ts";
 import "./cli/keep_test.ts";
 import "./cli/spill_test.ts";
+import "./cli/emit_test.ts";
+import "./cli/emit_compile_test.ts";
 import "./client/auth_test.ts";
 import "./client/connect_test.ts";
 import "./client/content_test.ts";
