@@ -22,14 +22,15 @@ one it resolves with the ToolResult), doc comments from the titles and descripti
 function takes a client of @conduit/mcp, the arguments and the call options.
 
   --out FILE            write the module there (default: standard output)
-  --import SPECIFIER    where the module imports the library from (default jsr:@conduit/mcp)
+  --import SPECIFIER    where the module imports the library from
+                        (default jsr:@conduit/mcp@^0.1.0: this version on, the same major)
   --json                print the functions made (and the module, without --out) as JSON
 `,
   run: (ctx) =>
     withClient(ctx, async (client) => {
       const { flags } = ctx.parsed;
       if (flags.importFrom !== undefined && flags.importFrom.trim() === "") {
-        throw new TypeError("--import needs a module specifier, e.g. jsr:@conduit/mcp");
+        throw new TypeError("--import needs a module specifier, e.g. jsr:@conduit/mcp@^0.1.0");
       }
       const tools = await client.listAllTools({ signal: ctx.signal, refresh: true });
       const info = client.serverInfo();

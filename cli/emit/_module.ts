@@ -10,8 +10,8 @@ import { commentLine, commentText, docBlock } from "./_comment.ts";
 import { camelName, NameBook, pascalName, tsString } from "./_names.ts";
 import { LINE_WIDTH, SchemaCompiler, type TypeAlias, typeLine } from "./_schema.ts";
 
-/** The module's default import specifier. */
-export const DEFAULT_IMPORT = "jsr:@conduit/mcp";
+/** The module's default import specifier: the package, from this version on (the same major). */
+export const DEFAULT_IMPORT = "jsr:@conduit/mcp@^0.1.0";
 
 /** What the module is written from. */
 export interface EmitInput {

@@ -1,6 +1,7 @@
 // The `emit-ts` compiler, in process: names from hostile tool names, doc comments from hostile
 // text, every JSON Schema form it knows, recursion and cycles, its caps, and the module's
 // determinism. (tests/cli/emit_test.ts type-checks what it writes with `deno check`.)
+import { readFileSync } from "node:fs";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
 import { camelName, NameBook, pascalName, propertyKey, tsString } from "../../cli/emit/_names.ts";
 import {
@@ -11,8 +12,13 @@ import {
   MAX_COMMENT_LINES,
 } from "../../cli/emit/_comment.ts";
 import { MAX_DEPTH, SchemaCompiler } from "../../cli/emit/_schema.ts";
-import { emitModule } from "../../cli/emit/_module.ts";
+import { DEFAULT_IMPORT, emitModule } from "../../cli/emit/_module.ts";
 import { BREAKOUT } from "../fixtures/emit_zoo.ts";
+
+/** The package's version, as deno.json gives it. */
+const PACKAGE_VERSION = (JSON.parse(
+  readFileSync(new URL("../../deno.json", import.meta.url), "utf8"),
+) as { version: string }).version;
 
 /** The body of the root alias `schema` compiles to. */
 function body(schema: unknown): string {
@@ -339,6 +345,10 @@ test("emit schema: cycles no type can express, unknown references, and the caps 
   assert(shared.length < 100_000, `${shared.length}`);
 });
 
+test("emit module: the default import is this package's version on, within its major", () => {
+  assertEquals(DEFAULT_IMPORT, `jsr:@conduit/mcp@^${PACKAGE_VERSION}`);
+});
+
 test("emit module: hostile names become distinct safe functions, the wire keeps the real name", () => {
   const tools = [
     { name: "get-sum", inputSchema: { type: "object" } },
@@ -366,7 +376,7 @@ test("emit module: hostile names become distinct safe functions, the wire keeps 
   assert(!source.replace(/\/\*[\s\S]*?\*\//g, "").includes("pwned"), "no comment broken out of");
   // deno-lint-ignore no-control-regex -- finding controls is the point
   assert(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(source));
-  assertStringIncludes(source, 'from "jsr:@conduit/mcp";');
+  assertStringIncludes(source, `from "jsr:@conduit/mcp@^${PACKAGE_VERSION}";`);
 });
 
 test("emit module: the same text whatever order the tools come in; arguments optional only when they may be", () => {

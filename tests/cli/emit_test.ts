@@ -152,7 +152,7 @@ export async function label(client: McpClient): Promise<string> {
 `;
 
 test(
-  "cli emit-ts: wrappers type-check, wrong types fail deno check, calls reach the real servers",
+  "cli emit-ts: wrappers format, lint and type-check, wrong types fail deno check, calls reach the real servers",
   async () => {
     const dir = mkdtempSync(join(tmpdir(), "conduit-emit-"));
     try {
@@ -190,6 +190,8 @@ test(
       const files = ["everything.ts", "zoo.ts", "modern.ts"];
       const fmt = await run(DENO, ["fmt", "--no-config", "--check", ...files], dir);
       assertEquals(fmt.code, 0, fmt.stdout + fmt.stderr);
+      const lint = await run(DENO, ["lint", "--no-config", ...files], dir);
+      assertEquals(lint.code, 0, lint.stdout + lint.stderr);
       const good = await denoCheck(dir, [...files, "use.ts", "readme.ts"]);
       assertEquals(good.code, 0, good.stderr);
       const bad = await denoCheck(dir, ["wrong_arg.ts", "wrong_result.ts"]);
@@ -231,7 +233,7 @@ test(
     assertEquals(first.code, 0, first.stderr);
     const second = await runCli(["emit-ts", "--", ZOO.command, ...ZOO.args]);
     assertEquals(second.stdout, first.stdout);
-    assertStringIncludes(first.stdout, 'from "jsr:@conduit/mcp";');
+    assertStringIncludes(first.stdout, 'from "jsr:@conduit/mcp@^0.1.0";');
     const json = await runCli([
       "emit-ts",
       "--json",
