@@ -21,6 +21,7 @@ import { isObject } from "./_json.ts";
 import { shapeDefaults, type ShapeSettings } from "./shaping.ts";
 import {
   bad,
+  elicitationRules,
   flag,
   handler,
   positive,
@@ -28,6 +29,7 @@ import {
   type ResolvedRetry,
   retry,
   tracing,
+  withRules,
 } from "./_option_checks.ts";
 import type { ClientOptions, ProtocolChoice } from "./types.ts";
 
@@ -246,6 +248,10 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       bad("name", "must be a non-empty string");
     }
     resolved.name = options.name;
+  }
+  const rules = elicitationRules(options.elicitation);
+  if (rules !== undefined) {
+    resolved.handler = withRules(resolved.handler, rules, resolved.name, resolved.warn);
   }
   if (GOVERNANCE_KEYS.some((key) => (options as Record<string, unknown>)[key] !== undefined)) {
     const { tools, validate, policy, hooks, pin } = options;

@@ -39,7 +39,7 @@ export function browserCommand(platform: string, url: URL): string[] {
 }
 
 /** Tries the system's URL opener; never throws. */
-function openBrowser(url: URL, term: Terminal): void {
+export function openBrowser(url: URL, term: Terminal): void {
   if (process.platform === "linux" && !term.env("DISPLAY") && !term.env("WAYLAND_DISPLAY")) return;
   const [command, ...args] = browserCommand(process.platform, url);
   try {
