@@ -13,7 +13,7 @@
 import type { ElicitResult } from "../mod.ts";
 import { type FormField, formFields, readField, setOwn } from "../protocol/elicitation_form.ts";
 import { sanitizeText } from "../protocol/text.ts";
-import { openBrowser } from "./commands/_auth.ts";
+import { openBrowser } from "./_browser.ts";
 import { clean } from "./_format.ts";
 import { lineReader } from "./_line_reader.ts";
 import { holdProgress } from "./_progress.ts";

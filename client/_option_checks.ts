@@ -14,7 +14,7 @@ import type { TraceHooks } from "../tracing/hooks.ts";
 import { lazyTracing } from "../tracing/lazy.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
-import type { ClientOptions, ElicitationRule } from "./types.ts";
+import type { ClientOptions } from "./types.ts";
 
 /** Retry settings after validation. */
 export interface ResolvedRetry extends Backoff {
@@ -52,8 +52,29 @@ export function flag(key: string, value: unknown): boolean {
 
 const HANDLER_KEYS = ["sampling", "elicitation", "listRoots"];
 
-/** The `handler` option: an object of known function members. */
-export function handler(value: unknown): ClientHandler | undefined {
+/**
+ * The `handler` option: an object of known function members; with the `elicitation` option's
+ * answer rules, its `elicitation` runs them first (their module loads with the first
+ * elicitation, which checks them).
+ */
+export function handler(
+  value: unknown,
+  rules?: unknown,
+  client?: () => { name?: string; warn(message: string): void },
+): ClientHandler | undefined {
+  if (rules !== undefined) {
+    return {
+      ...handler(value),
+      elicitation: async (params, ctx) =>
+        (await import("./handler/answer_rules.ts")).default(
+          rules,
+          params,
+          ctx,
+          client!(),
+          value as ClientHandler | undefined,
+        ),
+    };
+  }
   if (value === undefined) return undefined;
   if (!isObject(value)) bad("handler", "must be an object");
   checkKeys(value, HANDLER_KEYS, 'createClient option "handler"');
@@ -64,63 +85,6 @@ export function handler(value: unknown): ClientHandler | undefined {
     }
   }
   return value as ClientHandler;
-}
-
-const RULE_KEYS = ["server", "match", "fields", "answer"];
-
-/** The `elicitation` option: a list of answer rules (checked here, run when first needed). */
-export function elicitationRules(value: unknown): ElicitationRule[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value)) bad("elicitation", "must be a list of answer rules");
-  (value as unknown[]).forEach((rule, i) => {
-    const at = `rule ${i}`;
-    if (!isObject(rule)) bad("elicitation", `${at} must be an object`);
-    checkKeys(rule, RULE_KEYS, `createClient option "elicitation" ${at}`);
-    if (rule.server !== undefined && typeof rule.server !== "string") {
-      bad("elicitation", `${at}: "server" must be a server's name`);
-    }
-    if (
-      rule.match !== undefined && typeof rule.match !== "string" && !(rule.match instanceof RegExp)
-    ) {
-      bad("elicitation", `${at}: "match" must be text or a RegExp`);
-    }
-    const fields = rule.fields;
-    if (
-      fields !== undefined &&
-      (!Array.isArray(fields) || !fields.every((f: unknown) => typeof f === "string"))
-    ) {
-      bad("elicitation", `${at}: "fields" must be a list of field names`);
-    }
-    const answer = rule.answer;
-    if (answer !== "cancel" && answer !== "defaults" && !isObject(answer)) {
-      bad("elicitation", `${at}: "answer" must be "cancel", "defaults" or an object of values`);
-    }
-  });
-  return [...value as ElicitationRule[]];
-}
-
-/**
- * The handler with the answer rules in front of its own `elicitation` (the rules' module
- * loads with the first elicitation).
- */
-export function withRules(
-  given: ClientHandler | undefined,
-  rules: ElicitationRule[],
-  server: string | undefined,
-  warn: (message: string) => void,
-): ClientHandler {
-  const own = given?.elicitation;
-  return {
-    ...given,
-    elicitation: async (params, ctx) => {
-      const { answerByRules } = await import("./handler/answer_rules.ts");
-      return answerByRules(rules, params, {
-        server,
-        warn,
-        ...(own ? { fallback: own, handlerContext: ctx } : {}),
-      });
-    },
-  };
 }
 
 /** A numeric member of an options object: its default and its range. */

@@ -21,7 +21,6 @@ import { isObject } from "./_json.ts";
 import { shapeDefaults, type ShapeSettings } from "./shaping.ts";
 import {
   bad,
-  elicitationRules,
   flag,
   handler,
   positive,
@@ -29,7 +28,6 @@ import {
   type ResolvedRetry,
   retry,
   tracing,
-  withRules,
 } from "./_option_checks.ts";
 import type { ClientOptions, ProtocolChoice } from "./types.ts";
 
@@ -208,7 +206,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     protocol: protocol(options.protocol, offered),
     versions: offered,
     clientInfo: clientInfo(options.clientInfo),
-    handler: handler(options.handler),
+    // The answer rules are checked, and loaded, with the first elicitation.
+    handler: handler(options.handler, options.elicitation, () => resolved),
     taskCallers: new Map(),
     requestTimeout: positive("requestTimeout", options.requestTimeout, 60_000, true),
     probeTimeout: positive("probeTimeout", options.probeTimeout, 5_000),
@@ -248,10 +247,6 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       bad("name", "must be a non-empty string");
     }
     resolved.name = options.name;
-  }
-  const rules = elicitationRules(options.elicitation);
-  if (rules !== undefined) {
-    resolved.handler = withRules(resolved.handler, rules, resolved.name, resolved.warn);
   }
   if (GOVERNANCE_KEYS.some((key) => (options as Record<string, unknown>)[key] !== undefined)) {
     const { tools, validate, policy, hooks, pin } = options;

@@ -18,9 +18,27 @@ import {
   readField,
   setOwn,
 } from "../../protocol/elicitation_form.ts";
-import { oneLine } from "../../protocol/text.ts";
-import { isObject } from "../_json.ts";
 import type { ElicitationRule } from "../options.ts";
+
+// Nothing the plain client loads is imported here, so bundlers keep this module and the
+// form reader in a chunk of their own, outside what a plain client ships.
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Terminal escape sequences (CSI, OSC, and the rest), in their 7- and 8-bit forms. */
+// deno-lint-ignore no-control-regex -- matching ESC is the point
+const ESCAPES =
+  /(\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(\x1b\]|\x9d)[^\x07\x1b\x9c]*(\x07|\x1b\\|\x9c)?|\x1b[^[\]]/g;
+
+/**
+ * Server text as one line for a warning: escape sequences removed whole, then every control,
+ * format (bidi, zero-width) and unassigned character dropped, whitespace runs one space, at
+ * most `max` characters. (The client's shared sanitiser stays out of this module: see above.)
+ */
+function line(text: string, max: number): string {
+  const one = text.replace(ESCAPES, "").replace(/\s+/g, " ").replace(/\p{C}/gu, "").trim();
+  return one.length > max ? `${[...one].slice(0, max - 1).join("")}…` : one;
+}
 
 /** What {@linkcode answerByRules} needs besides the rules and the request. */
 export interface RulesContext {
@@ -39,7 +57,7 @@ export interface RulesContext {
 
 /** The message of a request, as one sanitised line for a warning. */
 function said(params: Record<string, unknown>): string {
-  return JSON.stringify(oneLine(typeof params.message === "string" ? params.message : "", 200));
+  return JSON.stringify(line(typeof params.message === "string" ? params.message : "", 200));
 }
 
 function matches(
@@ -128,10 +146,10 @@ export async function answerByRules(
 ): Promise<ElicitResult> {
   const form = params.mode === undefined || params.mode === "form";
   const fields = form ? formFields(params.requestedSchema) : undefined;
-  const who = context.server === undefined ? "the server" : `server ${oneLine(context.server, 80)}`;
+  const who = context.server === undefined ? "the server" : `server ${line(context.server, 80)}`;
   const rule = rules.find((r) => matches(r, params, fields, context.server));
   if (rule === undefined) {
-    if (context.fallback !== undefined && context.handlerContext !== undefined) {
+    if (context.fallback && context.handlerContext) {
       return await context.fallback(params, context.handlerContext);
     }
     context.warn(
@@ -143,7 +161,7 @@ export async function answerByRules(
   const refuse = (why: string): ElicitResult => {
     context.warn(
       `The elicitation rule for ${who}'s request ${said(params)} cannot answer it (${
-        oneLine(why, 300)
+        line(why, 300)
       }): answered cancel`,
     );
     return { action: "cancel" };
@@ -156,4 +174,60 @@ export async function answerByRules(
     if (problem !== undefined) return refuse(problem);
   }
   return { action: "accept", content };
+}
+
+const RULE_KEYS = ["server", "match", "fields", "answer"];
+
+/** What is wrong with a rule, if anything. */
+function ruleProblem(rule: unknown): string | undefined {
+  if (!isObject(rule)) return "must be an object";
+  const unknown = Object.keys(rule).find((key) => !RULE_KEYS.includes(key));
+  if (unknown !== undefined) {
+    return `has no key "${unknown}" (a rule has ${RULE_KEYS.join(", ")})`;
+  }
+  const { server, match, fields, answer } = rule;
+  if (server !== undefined && typeof server !== "string") return '"server" must be a name';
+  if (match !== undefined && typeof match !== "string" && !(match instanceof RegExp)) {
+    return '"match" must be text or a RegExp';
+  }
+  if (
+    fields !== undefined && (!Array.isArray(fields) || !fields.every((f) => typeof f === "string"))
+  ) {
+    return '"fields" must be a list of field names';
+  }
+  if (answer !== "cancel" && answer !== "defaults" && !isObject(answer)) {
+    return '"answer" must be "cancel", "defaults" or an object of values';
+  }
+  return undefined;
+}
+
+/**
+ * The client's `elicitation` handler with rules: checks the rules, then
+ * {@linkcode answerByRules} (the handler's own `elicitation` answers what none matches).
+ *
+ * @throws {TypeError} For a rule that is not an object, has an unknown key, or whose
+ * `server`, `match`, `fields` or `answer` has the wrong type.
+ */
+export default function ruled(
+  rules: unknown,
+  params: Record<string, unknown>,
+  ctx: HandlerContext,
+  client: { name?: string; warn(message: string): void },
+  given?: { elicitation?: RulesContext["fallback"] },
+): Promise<ElicitResult> {
+  if (!Array.isArray(rules)) {
+    throw new TypeError('createClient: option "elicitation" must be a list of answer rules');
+  }
+  rules.forEach((rule, i) => {
+    const problem = ruleProblem(rule);
+    if (problem !== undefined) {
+      throw new TypeError(`createClient: option "elicitation" rule ${i}: ${problem}`);
+    }
+  });
+  return answerByRules(rules, params, {
+    server: client.name,
+    warn: client.warn,
+    fallback: given?.elicitation,
+    handlerContext: ctx,
+  });
 }
