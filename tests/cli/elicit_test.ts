@@ -10,6 +10,9 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import process from "node:process";
 import { assert, assertEquals, assertStringIncludes, scriptCommand, test } from "../_harness.ts";
+import { parseArgs } from "../../cli/_args.ts";
+import { answerRule, rootsOf } from "../../cli/_answers.ts";
+import { lineReader } from "../../cli/_line_reader.ts";
 import { EVERYTHING_STDIO, runCli, tempConfig } from "./_helpers.ts";
 
 const FIXTURE = scriptCommand(
@@ -209,4 +212,57 @@ test("cli roots: --root offers the working folder, --root <dir> another", async 
   } finally {
     config.dispose();
   }
+});
+
+test("cli help: the flags that answer the server's questions", async () => {
+  const help = await runCli(["--help"]);
+  assertEquals(help.code, 0, help.stderr);
+  for (const flag of ["--answer key=value", '--sample-command "<cmd>"', "--root [<dir>]"]) {
+    assertStringIncludes(help.stdout, `\n  ${flag}  `);
+  }
+  const bad = await runCli(["call", "x", "--answer", "novalue", ...EVERYTHING_STDIO]);
+  assertEquals(bad.code, 2);
+  assertStringIncludes(bad.stderr, '--answer takes key=value, not "novalue"');
+});
+
+test("cli parts: --root's forms, the line reader's keys", async () => {
+  const parsed = parseArgs([
+    "call",
+    "t",
+    "--root",
+    "--root",
+    "./x",
+    "--root=/abs",
+    "k=v",
+    "--root",
+  ]);
+  assertEquals(parsed.flags.roots, [".", "./x", "/abs", "."]);
+  assertEquals(parsed.words, ["t", "k=v"]);
+  assertEquals(rootsOf(["."], "/srv/app"), [{ uri: "file:///srv/app", name: "app" }]);
+  assertEquals(answerRule(["a=1", "b=x=y"]), { answer: { a: "1", b: "x=y" } });
+
+  let send = (_: string) => {};
+  let stopped = false;
+  const echoed: string[] = [];
+  const reader = lineReader({
+    read: (onData) => {
+      send = onData;
+      return () => void (stopped = true);
+    },
+  }, (text) => void echoed.push(text));
+  const first = reader.line();
+  // Typed ahead in one chunk: an arrow key ignored, Backspace, Enter, then the next line.
+  send("ab\x1b[Dc\x7fd\rnext\r");
+  assertEquals(await first, "abd");
+  assertEquals(await reader.line(), "next");
+  const third = reader.line();
+  send("x\x03");
+  assertEquals(await third, undefined); // Ctrl-C
+  const controller = new AbortController();
+  const fourth = reader.line(controller.signal);
+  controller.abort();
+  assertEquals(await fourth, undefined);
+  assert(!echoed.join("").includes("\x1b"), JSON.stringify(echoed));
+  reader.close();
+  assert(stopped, "raw mode left");
 });

@@ -13,6 +13,11 @@ import {
   formFields,
   readField,
 } from "../../protocol/elicitation_form.ts";
+import { readFileSync } from "node:fs";
+import { hub } from "../../hub/hub.ts";
+import { inProcess } from "../../transports/in_process.ts";
+import { createFixtureServer } from "../fixtures/server.ts";
+import { staticModules } from "../edge/_budget.ts";
 import type { Round } from "../fixtures/_mrtr.ts";
 import { assert, assertEquals, assertThrows, test } from "../_harness.ts";
 import { fixtureClient, mcpError } from "./_helpers.ts";
@@ -327,3 +332,93 @@ test("answer rules: a bad rule fails the first elicitation loudly, in both eras"
     assert(String((error as Error).cause).includes('has no key "anser"'), String(error.cause));
   }
 });
+
+/** The rules of the README's example ("When the server asks"), as written there. */
+function readmeRules(): ElicitationRule[] {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const section = readme.slice(readme.indexOf("## When the server asks"));
+  const block = /```ts ignore\n([\s\S]*?)```/g;
+  block.exec(section); // the handler's example
+  const example = block.exec(section)![1];
+  const list = /elicitation: (\[[\s\S]*?\n {2}\]),/.exec(example)![1];
+  return new Function(`return ${list};`)() as ElicitationRule[];
+}
+
+const README_ASK: Round = {
+  deploy: {
+    method: "elicitation/create",
+    params: {
+      message: "Deploy the release?",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          env: { type: "string", oneOf: [{ const: "stg", title: "Staging" }, { const: "prd" }] },
+          replicas: { type: "integer", minimum: 1 },
+        },
+        required: ["env"],
+      },
+    },
+  },
+  confirm: {
+    method: "elicitation/create",
+    params: {
+      message: "Confirm the window",
+      requestedSchema: {
+        type: "object",
+        properties: { hours: { type: "integer", default: 2 } },
+        required: ["hours"],
+      },
+    },
+  },
+  other: {
+    method: "elicitation/create",
+    params: { message: "Your \x1b[2Jname?", requestedSchema: { type: "object", properties: {} } },
+  },
+};
+
+for (const mode of ["legacy-only", "modern-only"] as const) {
+  test(`answer rules: the README's example (${mode}), and a hub entry's elicitation key`, async () => {
+    const elicitation = readmeRules();
+    const expected = {
+      deploy: { action: "accept", content: { env: "stg", replicas: 2 } },
+      confirm: { action: "accept", content: { hours: 2 } },
+      other: { action: "cancel" },
+    };
+    {
+      const { client, warnings } = fixtureClient({ mode }, { name: "deployer", elicitation });
+      await using _ = client;
+      const result = await client.callTool("mrtr", { plan: [README_ASK] });
+      assertEquals(JSON.parse((result.content[0] as { text: string }).text).rounds[0], expected);
+      assertEquals(warnings, [
+        'No elicitation rule answers server deployer\'s request "Your name?": answered cancel',
+      ]);
+    }
+    const warnings: string[] = [];
+    await using servers = hub({
+      servers: {
+        fx: {
+          transport: inProcess(createFixtureServer({ mode, listMrtr: true })),
+          elicitation,
+        },
+      },
+      onWarning: (message) => void warnings.push(message),
+    });
+    const result = await servers.callTool("fx__mrtr", { plan: [README_ASK] });
+    assertEquals(JSON.parse((result.content[0] as { text: string }).text).rounds[0], expected);
+    assert(
+      warnings.some((w) => w.includes('request "Your name?": answered cancel')),
+      warnings.join(),
+    );
+  });
+}
+
+test("answer rules: outside what the entries load at start, reachable when used", () => {
+  const lazy = ["client/handler/answer_rules.ts", "protocol/elicitation_form.ts"];
+  for (const entry of ["mod.ts", "http.ts"]) {
+    const start = staticModules(entry);
+    assertEquals(lazy.filter((path) => start.includes(path)), [], entry);
+    // The check can fail: the entry's whole graph holds them.
+    const all = staticModules(entry, undefined, { dynamic: true });
+    assertEquals(lazy.filter((path) => all.includes(path)), lazy, entry);
+  }
+}, { timeout: 60_000 });
