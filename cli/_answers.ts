@@ -70,6 +70,10 @@ export function rootsOf(folders: readonly string[], cwd: string): Root[] {
 
 const SAMPLE_OUTPUT_MAX = 1 << 20;
 
+/** What the server is told when sampling is refused (the CLI has no model command). */
+export const SAMPLING_REFUSED =
+  "The client has no model to sample with (conduit-mcp without --sample-command)";
+
 /**
  * Runs the sample command: `sh -c <command>` with the sampling request's params as JSON on
  * stdin; its standard output (trimmed, at most 1 MiB) is the model's reply.
@@ -165,10 +169,7 @@ export function cliAnswers(
         `pass --sample-command "<command>" (it gets the request as JSON on stdin and prints ` +
         `the reply)\n`,
     );
-    throw new McpError(
-      "The client has no model to sample with (conduit-mcp without --sample-command)",
-      { kind: "denied", reason: "sampling_refused", code: -1 },
-    );
+    throw new McpError(SAMPLING_REFUSED, { kind: "denied", reason: "sampling_refused", code: -1 });
   };
   const handler: ClientHandler = { elicitation, sampling };
   if (flags.roots.length > 0) {

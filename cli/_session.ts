@@ -22,7 +22,7 @@ import {
 } from "../mod.ts";
 import { loopbackCallback } from "../oauth/mod.ts";
 import { isUrl, type ParsedArgs } from "./_args.ts";
-import { cliAnswers } from "./_answers.ts";
+import { cliAnswers, SAMPLING_REFUSED } from "./_answers.ts";
 import { loadServers, type ServerEntry } from "./_config.ts";
 import { clean } from "./_format.ts";
 import { startConnecting } from "./_progress.ts";
@@ -293,7 +293,8 @@ export async function connectSpec(
     // The client's warnings (a tool left out, a stale listing…): one line each, over the
     // progress line on a terminal.
     onWarning: (message) => {
-      if (closing) return;
+      // A refused sampling request was explained already (how to configure one).
+      if (closing || message.includes(SAMPLING_REFUSED)) return;
       if (options.onWarning) options.onWarning(message);
       else term.err(`${term.tty ? "\r\x1b[2K" : ""}warning: ${clean(message)}\n`);
     },

@@ -55,110 +55,122 @@ const URL_REQUEST = {
 };
 
 for (const mode of ["legacy-only", "modern-only"] as const) {
-  test(`cli elicit (${mode}): a rule from the config answers, the rest is cancelled with a line`, async () => {
-    const config = tempConfig();
-    try {
-      const file = join(config.dir, "mcp.json");
-      const [, ...server] = fixture(mode);
-      writeFileSync(
-        file,
-        JSON.stringify({
-          mcpServers: {
-            fx: {
-              command: server[0],
-              args: server.slice(1),
-              elicitation: [{ match: "Deploy", answer: { env: "Production", replicas: "3" } }],
+  test(
+    `cli elicit (${mode}): a rule from the config answers, the rest is cancelled with a line`,
+    async () => {
+      const config = tempConfig();
+      try {
+        const file = join(config.dir, "mcp.json");
+        const [, ...server] = fixture(mode);
+        writeFileSync(
+          file,
+          JSON.stringify({
+            mcpServers: {
+              fx: {
+                command: server[0],
+                args: server.slice(1),
+                elicitation: [{ match: "Deploy", answer: { env: "Production", replicas: "3" } }],
+              },
             },
-          },
-        }),
-      );
-      const plan = [{ form: FORM, link: URL_REQUEST }];
-      const run = await runCli(
-        ["call", "mrtr", "--args", JSON.stringify({ plan }), "--config", file, "--server", "fx"],
-        { configDir: config.dir },
-      );
-      assertEquals(run.code, 0, run.stderr);
-      const { rounds } = JSON.parse(run.stdout.trim());
-      // The labelled choice read by its title, the integer typed as text read as a number,
-      // the default filled in; the URL request, which no rule answers: cancel.
-      assertEquals(rounds[0].form, {
-        action: "accept",
-        content: { env: "prd", replicas: 3, notify: false },
-      });
-      assertEquals(rounds[0].link, { action: "cancel" });
-      const lines = run.stderr.trim().split("\n");
-      assertEquals(lines.length, 1, run.stderr);
-      assertEquals(
-        lines[0],
-        'fx asked "Sign in please": answered cancel (no terminal to ask on, and no --answer or ' +
-          "config rule answers it)",
-      );
-    } finally {
-      config.dispose();
-    }
-  });
-
-  test(`cli elicit (${mode}): --answer values the form refuses answer cancel, saying why`, async () => {
-    const plan = [{ form: FORM }];
-    const run = await runCli([
-      "call",
-      "mrtr",
-      "--args",
-      JSON.stringify({ plan }),
-      "--answer",
-      "env=stg",
-      "--answer",
-      "replicas=12",
-      ...fixture(mode),
-    ]);
-    assertEquals(run.code, 0, run.stderr);
-    assertEquals(JSON.parse(run.stdout.trim()).rounds[0].form, { action: "cancel" });
-    assertStringIncludes(run.stderr, 'field "replicas" must be at most 9');
-    assertStringIncludes(run.stderr, "answered cancel");
-  });
-}
-
-test("cli elicit: server-everything's form cancelled without a terminal, answered by --answer", async () => {
-  const cancelled = await runCli(["call", "trigger-elicitation-request", ...EVERYTHING_STDIO]);
-  assertEquals(cancelled.code, 0, cancelled.stderr);
-  assertStringIncludes(cancelled.stdout, "User cancelled the elicitation dialog");
-  assert(!cancelled.stdout.includes("decline"), cancelled.stdout);
-  assert(
-    /asked "Please provide inputs for the following fields:": answered cancel/.test(
-      cancelled.stderr,
-    ),
-    cancelled.stderr,
+          }),
+        );
+        const plan = [{ form: FORM, link: URL_REQUEST }];
+        const run = await runCli(
+          ["call", "mrtr", "--args", JSON.stringify({ plan }), "--config", file, "--server", "fx"],
+          { configDir: config.dir },
+        );
+        assertEquals(run.code, 0, run.stderr);
+        const { rounds } = JSON.parse(run.stdout.trim());
+        // The labelled choice read by its title, the integer typed as text read as a number,
+        // the default filled in; the URL request, which no rule answers: cancel.
+        assertEquals(rounds[0].form, {
+          action: "accept",
+          content: { env: "prd", replicas: 3, notify: false },
+        });
+        assertEquals(rounds[0].link, { action: "cancel" });
+        const lines = run.stderr.trim().split("\n");
+        assertEquals(lines.length, 1, run.stderr);
+        assertEquals(
+          lines[0],
+          'fx asked "Sign in please": answered cancel (no terminal to ask on, and no --answer or ' +
+            "config rule answers it)",
+        );
+      } finally {
+        config.dispose();
+      }
+    },
+    { timeout: 90_000 },
   );
 
-  const answered = await runCli([
-    "call",
-    "trigger-elicitation-request",
-    "--answer",
-    "name=Ada Lovelace",
-    "--answer",
-    "check=yes",
-    "--answer",
-    "integer=7",
-    "--answer",
-    "untitledMultipleSelectEnum=Piano,Drums",
-    "--answer",
-    "titledSingleSelectEnum=Wonder Woman",
-    "--json",
-    ...EVERYTHING_STDIO,
-  ]);
-  assertEquals(answered.code, 0, answered.stderr);
-  const text = JSON.parse(answered.stdout).content.map((c: { text: string }) => c.text).join("");
-  const raw = JSON.parse(text.slice(text.indexOf("Raw result: ") + "Raw result: ".length));
-  assertEquals(raw.action, "accept");
-  assertEquals(raw.content.name, "Ada Lovelace");
-  assertEquals(raw.content.check, true);
-  assertEquals(raw.content.integer, 7);
-  assertEquals(raw.content.untitledMultipleSelectEnum, ["Piano", "Drums"]);
-  assertEquals(raw.content.titledSingleSelectEnum, "hero-3");
-  // Fields left out get their defaults.
-  assertEquals(raw.content.firstLine, "It was a dark and stormy night.");
-  assertEquals(answered.stderr, "");
-});
+  test(
+    `cli elicit (${mode}): --answer values the form refuses answer cancel, saying why`,
+    async () => {
+      const plan = [{ form: FORM }];
+      const run = await runCli([
+        "call",
+        "mrtr",
+        "--args",
+        JSON.stringify({ plan }),
+        "--answer",
+        "env=stg",
+        "--answer",
+        "replicas=12",
+        ...fixture(mode),
+      ]);
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(JSON.parse(run.stdout.trim()).rounds[0].form, { action: "cancel" });
+      assertStringIncludes(run.stderr, 'field "replicas" must be at most 9');
+      assertStringIncludes(run.stderr, "answered cancel");
+    },
+    { timeout: 90_000 },
+  );
+}
+
+test(
+  "cli elicit: server-everything's form cancelled without a terminal, answered by --answer",
+  async () => {
+    const cancelled = await runCli(["call", "trigger-elicitation-request", ...EVERYTHING_STDIO]);
+    assertEquals(cancelled.code, 0, cancelled.stderr);
+    assertStringIncludes(cancelled.stdout, "User cancelled the elicitation dialog");
+    assert(!cancelled.stdout.includes("decline"), cancelled.stdout);
+    assert(
+      /asked "Please provide inputs for the following fields:": answered cancel/.test(
+        cancelled.stderr,
+      ),
+      cancelled.stderr,
+    );
+
+    const answered = await runCli([
+      "call",
+      "trigger-elicitation-request",
+      "--answer",
+      "name=Ada Lovelace",
+      "--answer",
+      "check=yes",
+      "--answer",
+      "integer=7",
+      "--answer",
+      "untitledMultipleSelectEnum=Piano,Drums",
+      "--answer",
+      "titledSingleSelectEnum=Wonder Woman",
+      "--json",
+      ...EVERYTHING_STDIO,
+    ]);
+    assertEquals(answered.code, 0, answered.stderr);
+    const text = JSON.parse(answered.stdout).content.map((c: { text: string }) => c.text).join("");
+    const raw = JSON.parse(text.slice(text.indexOf("Raw result: ") + "Raw result: ".length));
+    assertEquals(raw.action, "accept");
+    assertEquals(raw.content.name, "Ada Lovelace");
+    assertEquals(raw.content.check, true);
+    assertEquals(raw.content.integer, 7);
+    assertEquals(raw.content.untitledMultipleSelectEnum, ["Piano", "Drums"]);
+    assertEquals(raw.content.titledSingleSelectEnum, "hero-3");
+    // Fields left out get their defaults.
+    assertEquals(raw.content.firstLine, "It was a dark and stormy night.");
+    assertEquals(answered.stderr, "");
+  },
+  { timeout: 90_000 },
+);
 
 test("cli sampling: refused with how to configure it, answered by --sample-command", async () => {
   const refused = await runCli([
@@ -174,6 +186,8 @@ test("cli sampling: refused with how to configure it, answered by --sample-comma
     refused.stderr,
     'asked to sample a model: refused. To answer, pass --sample-command "<command>"',
   );
+  // One line, not also the client's warning about its handler.
+  assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
 
   // The command gets the request as JSON on stdin; what it prints is the reply.
   const script = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{` +
@@ -192,7 +206,7 @@ test("cli sampling: refused with how to configure it, answered by --sample-comma
     '"text": "echo: Resource trigger-sampling-request context: tides"',
   );
   assertStringIncludes(answered.stdout, '"role": "assistant"');
-});
+}, { timeout: 90_000 });
 
 test("cli roots: --root offers the working folder, --root <dir> another", async () => {
   const config = tempConfig();
@@ -212,7 +226,7 @@ test("cli roots: --root offers the working folder, --root <dir> another", async 
   } finally {
     config.dispose();
   }
-});
+}, { timeout: 90_000 });
 
 test("cli help: the flags that answer the server's questions", async () => {
   const help = await runCli(["--help"]);
@@ -223,7 +237,7 @@ test("cli help: the flags that answer the server's questions", async () => {
   const bad = await runCli(["call", "x", "--answer", "novalue", ...EVERYTHING_STDIO]);
   assertEquals(bad.code, 2);
   assertStringIncludes(bad.stderr, '--answer takes key=value, not "novalue"');
-});
+}, { timeout: 90_000 });
 
 test("cli parts: --root's forms, the line reader's keys", async () => {
   const parsed = parseArgs([
@@ -265,4 +279,4 @@ test("cli parts: --root's forms, the line reader's keys", async () => {
   assert(!echoed.join("").includes("\x1b"), JSON.stringify(echoed));
   reader.close();
   assert(stopped, "raw mode left");
-});
+}, { timeout: 90_000 });
