@@ -51,11 +51,13 @@ function hint(field: FormField): string {
       break;
   }
   if (field.default !== undefined) {
+    const label = (value: unknown) =>
+      field.options?.find((option) => option.value === value)?.label ?? String(value);
     const value = field.kind === "boolean"
       ? (field.default ? "y" : "n")
       : Array.isArray(field.default)
-      ? field.default.join(",")
-      : String(field.default);
+      ? field.default.map(label).join(",")
+      : label(field.default);
     parts.push(`default ${shown(value)}`);
   }
   parts.push(field.required ? "required" : "optional");
