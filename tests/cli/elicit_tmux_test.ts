@@ -3,11 +3,11 @@
 // runner runs the test: server-everything's elicitation form (a required field left empty
 // and asked again, an out-of-range number refused with the reason, enums by number, a
 // multi-select, defaults kept with Enter), the fixture's URL request (printed, sanitised,
-// accepted) and a form cancelled with Ctrl-C (the call goes on and ends normally), and a
-// modern server's form answered through `input_required` rounds. With
-// CONDUIT_CLI_PANES=<file>, the captured panes are written to <file>.elicit.
+// opened on request with the system's opener) and a form cancelled with Ctrl-C (the call
+// goes on and ends normally), and a modern server's form answered through `input_required`
+// rounds. With CONDUIT_CLI_PANES=<file>, the captured panes are written to <file>.elicit-*.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -185,10 +185,18 @@ for (const [runtime, cli] of Object.entries(RUNTIMES)) {
         ];
         // Legacy: the URL request, then a form cancelled with Ctrl-C.
         const plan = JSON.stringify({ plan: [{ link: URL_REQUEST }, { form: FORM }] });
+        // The system's opener, as the login uses it: a stand-in `xdg-open` that notes its URL.
+        const bin = join(config.dir, "bin");
+        const opened = join(config.dir, "opened.txt");
+        mkdirSync(bin);
+        writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s\\n' "$@" > ${sh(opened)}\n`, {
+          mode: 0o755,
+        });
         const legacy = commandLine(
           cli,
           ["call", "mrtr", "--args", plan, ...fixture("legacy-only")],
           config.dir,
+          `DISPLAY=:0 PATH=${sh(`${bin}:${process.env.PATH}`)}`,
         );
         tmux.tmux("new-session", "-d", "-s", "legacy", "-x", "120", "-y", "40", legacy);
         const url = await until(
@@ -202,6 +210,12 @@ for (const [runtime, cli] of Object.entries(RUNTIMES)) {
           url,
         );
         tmux.keys("legacy", "y", "Enter");
+        await until(
+          () => existsSync(opened) ? readFileSync(opened, "utf8") : "",
+          (text) => text !== "",
+          "the opener to be run",
+        );
+        assertEquals(readFileSync(opened, "utf8"), "https://auth.example/connect?step=1\n");
         const form = await until(
           () => tmux.capture("legacy"),
           (t) => t.includes("[a number, required] >"),
