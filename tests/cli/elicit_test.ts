@@ -280,3 +280,40 @@ test("cli parts: --root's forms, the line reader's keys", async () => {
   reader.close();
   assert(stopped, "raw mode left");
 }, { timeout: 90_000 });
+
+const SAMPLE = {
+  method: "sampling/createMessage",
+  params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 },
+};
+
+test(
+  "cli sampling in both eras: the refusal reaches the server (legacy) or ends the call (modern)",
+  async () => {
+    const args = ["call", "mrtr", "--args", JSON.stringify({ plan: [{ s: SAMPLE }] })];
+    const legacy = await runCli([...args, ...fixture("legacy-only")]);
+    assertEquals(legacy.code, 0, legacy.stderr);
+    const error = JSON.parse(legacy.stdout.trim()).rounds[0].s.error;
+    assertEquals(error.code, -1);
+    assertStringIncludes(error.message, "The client has no model to sample with");
+    const modern = await runCli([...args, ...fixture("modern-only")]);
+    assertEquals(modern.code, 1, modern.stderr);
+    assertStringIncludes(modern.stderr, "error: The client has no model to sample with");
+    for (const run of [legacy, modern]) {
+      assertStringIncludes(run.stderr, 'refused. To answer, pass --sample-command "<command>"');
+    }
+    const answered = await runCli([
+      ...args,
+      "--sample-command",
+      "cat > /dev/null; echo sampled",
+      ...fixture("modern-only"),
+    ]);
+    assertEquals(answered.code, 0, answered.stderr);
+    assertEquals(JSON.parse(answered.stdout.trim()).rounds[0].s, {
+      role: "assistant",
+      content: { type: "text", text: "sampled" },
+      model: "cat",
+      stopReason: "endTurn",
+    });
+  },
+  { timeout: 90_000 },
+);
