@@ -37,7 +37,7 @@ import { main } from "./cli/main.ts";
 import { flushProcessOutput, processTerminal } from "./cli/terminal.ts";
 
 export { main } from "./cli/main.ts";
-export type { Terminal } from "./cli/terminal.ts";
+export type { Keys, Terminal } from "./cli/terminal.ts";
 
 if (import.meta.main) {
   const code = await main(process.argv.slice(2), processTerminal());

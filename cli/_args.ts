@@ -57,6 +57,12 @@ export interface Flags {
   all?: boolean;
   /** Where the module `emit-ts` writes imports the library from. */
   importFrom?: string;
+  /** `key=value` answers to the server's elicitation requests (`--answer`, repeatable). */
+  answers: string[];
+  /** The command that answers sampling requests (`--sample-command`). */
+  sampleCommand?: string;
+  /** The folders offered as roots (`--root`: the working folder; `--root <dir>`). */
+  roots: string[];
 }
 
 /** A parsed command line. */
@@ -87,6 +93,8 @@ const VALUE_FLAGS = new Set([
   "--out",
   "--idle",
   "--import",
+  "--answer",
+  "--sample-command",
 ]);
 const SHORT: Record<string, string> = { "-h": "--help", "-H": "--header", "-s": "--server" };
 /** Every flag, for suggestions. */
@@ -98,6 +106,7 @@ const FLAGS = [
   "--no-browser",
   "--device",
   "--all",
+  "--root",
   ...VALUE_FLAGS,
 ];
 
@@ -131,6 +140,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     task: false,
     noBrowser: false,
     device: false,
+    answers: [],
+    roots: [],
   };
   const words: string[] = [];
   let serverCommand: string[] | undefined;
@@ -148,6 +159,16 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     let name = eq > 0 && raw.startsWith("--") ? raw.slice(0, eq) : raw;
     name = SHORT[name] ?? name;
     let value: string | undefined = eq > 0 && raw.startsWith("--") ? raw.slice(eq + 1) : undefined;
+    if (name === "--root") {
+      // `--root` alone offers the working folder; `--root <dir>` (a path) or `--root=<dir>`.
+      const next = argv[i + 1];
+      if (value === undefined && next !== undefined && /^(\.{1,2}|~)?\//.test(next)) {
+        value = argv[++i];
+      } else if (value === undefined && (next === "." || next === "..")) value = argv[++i];
+      if (value === "") throw new TypeError("--root= needs a folder");
+      flags.roots.push(value ?? ".");
+      continue;
+    }
     if (VALUE_FLAGS.has(name) && value === undefined) {
       if (i + 1 >= argv.length) throw new TypeError(`${name} needs a value`);
       value = argv[++i];
@@ -255,6 +276,16 @@ function setFlag(flags: Flags, name: string, value: string | undefined): void {
       return;
     case "--import":
       flags.importFrom = value;
+      return;
+    case "--answer":
+      if (!/^[^=]+=/.test(value!)) {
+        throw new TypeError(`--answer takes key=value, not ${JSON.stringify(value)}`);
+      }
+      flags.answers.push(value!);
+      return;
+    case "--sample-command":
+      if (value!.trim() === "") throw new TypeError("--sample-command needs a command");
+      flags.sampleCommand = value;
       return;
     default:
       throw new TypeError(`unknown flag ${name}${didYouMean(name, FLAGS)}`);

@@ -18,6 +18,7 @@
 import { existsSync, statSync } from "node:fs";
 import process from "node:process";
 import { basename, dirname, join, resolve } from "node:path";
+import type { ElicitationRule } from "../mod.ts";
 import { loadConfig } from "../hub/mod.ts";
 
 /** One server of a config file. */
@@ -36,6 +37,8 @@ export interface ServerEntry {
   headers?: Record<string, string>;
   /** The OAuth account profile of an HTTP server (`login`, `whoami`, `logout` default to it). */
   profile?: string;
+  /** Answer rules for the server's elicitation requests (the client's `elicitation` option). */
+  elicitation?: ElicitationRule[];
 }
 
 /** The servers of a config file. */
@@ -158,6 +161,10 @@ export async function parseServers(
         env: entry.env as Record<string, string> | undefined,
         cwd: entry.cwd as string | undefined,
       };
+    }
+    // Checked by createClient when the server is used.
+    if (servers[name] && entry.elicitation !== undefined) {
+      servers[name].elicitation = entry.elicitation as ElicitationRule[];
     }
   }
   return { path, servers };

@@ -11,6 +11,22 @@ import type { Progress } from "../mod.ts";
 import { clean } from "./_format.ts";
 import type { Terminal } from "./terminal.ts";
 
+let held = 0;
+
+/**
+ * Stops the progress and connecting lines from drawing (while a form asks on the terminal)
+ * until the returned function is called.
+ */
+export function holdProgress(): () => void {
+  held++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held--;
+  };
+}
+
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const BAR_WIDTH = 20;
 const TICK_MS = 100;
@@ -103,6 +119,7 @@ export function startProgress(
   let stopped = false;
   let drawn = false;
   const draw = () => {
+    if (held > 0) return;
     drawn = true;
     term.err(
       `\r\x1b[2K${renderProgress(label, last, now() - started, frame, term.columns, noted)}`,
@@ -156,6 +173,7 @@ export function startConnecting(
   let drawn = false;
   const tick = () => {
     if (stopped) return;
+    if (held > 0) return void (timer = startTimer(tick, 1_000));
     drawn = true;
     term.err(`\r\x1b[2K${renderConnecting(label, now() - started, term.columns)}`);
     timer = startTimer(tick, 1_000);

@@ -12,6 +12,7 @@ import process from "node:process";
 import {
   type ClientOptions,
   createClient,
+  type ElicitationRule,
   fileStore,
   type McpClient,
   type OAuthOptions,
@@ -21,6 +22,7 @@ import {
 } from "../mod.ts";
 import { loopbackCallback } from "../oauth/mod.ts";
 import { isUrl, type ParsedArgs } from "./_args.ts";
+import { cliAnswers, SAMPLING_REFUSED } from "./_answers.ts";
 import { loadServers, type ServerEntry } from "./_config.ts";
 import { clean } from "./_format.ts";
 import { startConnecting } from "./_progress.ts";
@@ -41,6 +43,8 @@ export interface ServerSpec {
   headers: Record<string, string>;
   /** The OAuth account profile (`--profile`, else the config entry's). */
   profile?: string;
+  /** The config entry's answer rules for elicitation requests. */
+  elicitation?: ElicitationRule[];
 }
 
 function headerRecord(lines: readonly string[]): Record<string, string> {
@@ -53,6 +57,16 @@ function headerRecord(lines: readonly string[]): Record<string, string> {
 }
 
 function fromEntry(name: string, entry: ServerEntry, headers: Record<string, string>): ServerSpec {
+  const spec = fromEntryTarget(name, entry, headers);
+  if (entry.elicitation !== undefined) spec.elicitation = entry.elicitation;
+  return spec;
+}
+
+function fromEntryTarget(
+  name: string,
+  entry: ServerEntry,
+  headers: Record<string, string>,
+): ServerSpec {
   if (entry.url !== undefined) {
     const spec: ServerSpec = {
       label: name,
@@ -267,7 +281,10 @@ export async function connectSpec(
     transport = tapped(transport, term, Object.values(spec.headers));
   }
   const timeout = flags.timeout ?? 60_000;
+  const answers = cliAnswers(parsed, term, spec.label, spec.elicitation);
   const client = createClient({
+    handler: answers.handler,
+    elicitation: answers.elicitation,
     transport,
     protocol: (flags.protocol ?? "auto") as ClientOptions["protocol"],
     requestTimeout: timeout,
@@ -278,7 +295,8 @@ export async function connectSpec(
     // The client's warnings (a tool left out, a stale listing…): one line each, over the
     // progress line on a terminal.
     onWarning: (message) => {
-      if (closing) return;
+      // A refused sampling request was explained already (how to configure one).
+      if (closing || message.includes(SAMPLING_REFUSED)) return;
       if (options.onWarning) options.onWarning(message);
       else term.err(`${term.tty ? "\r\x1b[2K" : ""}warning: ${clean(message)}\n`);
     },

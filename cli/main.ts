@@ -86,6 +86,12 @@ Flags:
   --timeout <ms>            the request timeout (default 60000)
   --help, -h                this help, or a command's: conduit-mcp <command> --help
 
+The server's questions (on a terminal, a form; Ctrl-C answers cancel):
+  --answer key=value        answers a form by rule (repeatable; also a config entry's
+                            "elicitation" rules); without a terminal the rest get cancel
+  --sample-command "<cmd>"  answers sampling: the request as JSON on stdin, the reply on stdout
+  --root [<dir>]            offers the working folder (or <dir>; repeatable) as a root
+
 Colours only on a terminal, never with NO_COLOR set.
 
 Exit codes:

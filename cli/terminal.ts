@@ -27,6 +27,34 @@ export interface Terminal {
   onInterrupt(listener: () => void): () => void;
   /** Ends the process at once (a second Ctrl-C); absent where there is no process to end. */
   exit?(code: number): void;
+  /** The keyboard, where standard input is a terminal (the elicitation form reads it). */
+  keys?: Keys;
+}
+
+/** Standard input read key by key (raw mode: Ctrl-C arrives as `\x03`, not as SIGINT). */
+export interface Keys {
+  /** Delivers what is typed to `onData` until the returned function is called. */
+  read(onData: (text: string) => void): () => void;
+}
+
+/** The keyboard of this process, when standard input is a terminal. */
+function processKeys(): Keys | undefined {
+  const stdin = process.stdin as typeof process.stdin & { setRawMode?(on: boolean): unknown };
+  if (stdin.isTTY !== true || typeof stdin.setRawMode !== "function") return undefined;
+  return {
+    read(onData) {
+      const listener = (chunk: string | Uint8Array) =>
+        onData(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk));
+      stdin.setRawMode!(true);
+      stdin.on("data", listener);
+      stdin.resume();
+      return () => {
+        stdin.off("data", listener);
+        stdin.setRawMode!(false);
+        stdin.pause();
+      };
+    },
+  };
 }
 
 /** Whether colours are on: only on a TTY, never with `NO_COLOR` set (to anything). */
@@ -55,6 +83,7 @@ export function processTerminal(): Terminal {
       return () => void process.off("SIGINT", listener);
     },
     exit: (code) => process.exit(code),
+    keys: processKeys(),
   };
 }
 

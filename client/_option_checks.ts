@@ -52,8 +52,29 @@ export function flag(key: string, value: unknown): boolean {
 
 const HANDLER_KEYS = ["sampling", "elicitation", "listRoots"];
 
-/** The `handler` option: an object of known function members. */
-export function handler(value: unknown): ClientHandler | undefined {
+/**
+ * The `handler` option: an object of known function members; with the `elicitation` option's
+ * answer rules, its `elicitation` runs them first (their module loads with the first
+ * elicitation, which checks them).
+ */
+export function handler(
+  value: unknown,
+  rules?: unknown,
+  client?: () => { name?: string; warn(message: string): void },
+): ClientHandler | undefined {
+  if (rules !== undefined) {
+    return {
+      ...handler(value),
+      elicitation: async (params, ctx) =>
+        (await import("./handler/answer_rules.ts")).default(
+          rules,
+          params,
+          ctx,
+          client!(),
+          value as ClientHandler | undefined,
+        ),
+    };
+  }
   if (value === undefined) return undefined;
   if (!isObject(value)) bad("handler", "must be an object");
   checkKeys(value, HANDLER_KEYS, 'createClient option "handler"');

@@ -206,7 +206,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     protocol: protocol(options.protocol, offered),
     versions: offered,
     clientInfo: clientInfo(options.clientInfo),
-    handler: handler(options.handler),
+    // The answer rules are checked, and loaded, with the first elicitation.
+    handler: handler(options.handler, options.elicitation, () => resolved),
     taskCallers: new Map(),
     requestTimeout: positive("requestTimeout", options.requestTimeout, 60_000, true),
     probeTimeout: positive("probeTimeout", options.probeTimeout, 5_000),

@@ -43,5 +43,6 @@ export const CLIENT_OPTION_NAMES: readonly string[] = Object.freeze([
   "shape",
   "name",
   "profile",
+  "elicitation",
   ...GOVERNANCE_KEYS,
 ]);

@@ -251,4 +251,45 @@ export interface ClientOptions {
    * pin store that fails fails the listing or call: pins that cannot be read are not skipped.
    */
   pin?: boolean | CacheStore;
+  /**
+   * Answer rules for the server's elicitation requests, for hosts without a person at hand
+   * (first match wins, checked before `handler.elicitation`). A rule's `answer` is checked
+   * against the form's `requestedSchema`; a request no rule answers goes to
+   * `handler.elicitation` when there is one, else is answered `cancel` (never `decline`: no
+   * person declined) with a warning naming the server and its message. See
+   * {@linkcode ElicitationRule}.
+   */
+  elicitation?: ElicitationRule[];
+}
+
+/**
+ * One answer rule of the `elicitation` option: which requests it answers and how.
+ *
+ * @example
+ * ```ts
+ * import type { ElicitationRule } from "./options.ts";
+ *
+ * const rules: ElicitationRule[] = [
+ *   { match: /deploy/i, fields: ["environment"], answer: { environment: "staging" } },
+ *   { match: "confirm", answer: "defaults" },
+ *   { answer: "cancel" },
+ * ];
+ * if (rules.length !== 3) throw new Error("unexpected");
+ * ```
+ */
+export interface ElicitationRule {
+  /** Only for this server: the client's `name` option (unset: any server). */
+  server?: string;
+  /** Only for requests whose message holds this text, or that this RegExp matches. */
+  match?: string | RegExp;
+  /** Only for forms that ask for every one of these fields. */
+  fields?: string[];
+  /**
+   * The answer: `"cancel"`; `"defaults"` (accept a form with its schema's defaults, when
+   * they fill every required field); or a form's field values (a rule whose values name a
+   * field the form lacks does not match; a string for a number, boolean or choice field is
+   * read as a person's typed answer, e.g. `"42"`, `"yes"`, `"a,b"`). An answer the schema
+   * refuses is answered `cancel`, with a warning saying why.
+   */
+  answer: Record<string, unknown> | "cancel" | "defaults";
 }

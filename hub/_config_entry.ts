@@ -6,7 +6,8 @@
  * against them where given (`"sse"` and `"streamable-http"` are reached over Streamable
  * HTTP); `maxResultChars` is the budget of the server's shaped results. Variables are expanded
  * in every string value (`_expand.ts`). The hub's own keys `start` (`"eager"` or `"lazy"`),
- * `idleMs` and `alwaysLoad` (`true` or tool names) are kept on either kind. Keys the hub has no
+ * `idleMs` and `alwaysLoad` (`true` or tool names) are kept on either kind, and so are the
+ * `elicitation` answer rules (the client option). Keys the hub has no
  * use for (a host's own, such as `envFile` or `timeout`) are left out with a warning.
  *
  * @module
@@ -32,6 +33,7 @@ const KNOWN = new Set([
   "alwaysLoad",
   "maxResultChars",
   "profile",
+  "elicitation",
 ]);
 const SANDBOX_LISTS = ["read", "write", "net", "env", "run"];
 const HTTP_TYPES = new Set(["http", "sse", "streamable-http", "streamableHttp"]);
@@ -163,7 +165,16 @@ export async function configEntry(
       "must be a whole number, at least 200",
     );
   }
-  const extra = budget === undefined ? {} : { maxResultChars: budget as number };
+  const extra: Record<string, unknown> = budget === undefined
+    ? {}
+    : { maxResultChars: budget as number };
+  // The answer rules of the server's elicitation requests (checked by createClient).
+  if (entry.elicitation !== undefined) {
+    if (!Array.isArray(entry.elicitation) || !entry.elicitation.every(isRecord)) {
+      throw configError(at("elicitation"), "invalid_value", "must be a list of answer rules");
+    }
+    extra.elicitation = entry.elicitation;
+  }
   const type = entry.type;
   if (type !== undefined && type !== "stdio" && !HTTP_TYPES.has(type as string)) {
     throw configError(at("type"), "invalid_value", 'must be "stdio", "http" or "sse"');

@@ -10,47 +10,14 @@
  * @module
  */
 
-import process from "node:process";
-import { spawnProcess } from "../../mod.ts";
 import { type Command, EXIT, printJson, withClient } from "../_command.ts";
 import { clean } from "../_format.ts";
 import { serverSpec } from "../_session.ts";
 import type { Terminal } from "../terminal.ts";
+import { openBrowser } from "../_browser.ts";
 import { configDir, tokenFile } from "../_token_file.ts";
 
-/**
- * The argument vector that opens `url` in the browser on `platform`.
- *
- * @example
- * ```ts
- * import { browserCommand } from "./_auth.ts";
- *
- * const argv = browserCommand("darwin", new URL("https://a.example/x?a=1&b=2"));
- * if (argv.join(" ") !== "open https://a.example/x?a=1&b=2") throw new Error();
- * ```
- */
-export function browserCommand(platform: string, url: URL): string[] {
-  const [command, ...args] = platform === "darwin"
-    ? ["open"]
-    : platform === "win32"
-    ? ["rundll32", "url.dll,FileProtocolHandler"]
-    : ["xdg-open"];
-  return [command, ...args, url.href];
-}
-
-/** Tries the system's URL opener; never throws. */
-function openBrowser(url: URL, term: Terminal): void {
-  if (process.platform === "linux" && !term.env("DISPLAY") && !term.env("WAYLAND_DISPLAY")) return;
-  const [command, ...args] = browserCommand(process.platform, url);
-  try {
-    const child = spawnProcess({ command, args });
-    child.stdout.cancel().catch(() => {});
-    child.stderr.cancel().catch(() => {});
-    child.stdin.close().catch(() => {});
-  } catch {
-    // No opener: the printed URL is enough.
-  }
-}
+export { browserCommand } from "../_browser.ts";
 
 const LOGIN_HELP =
   `Usage: conduit-mcp login (<url> | <name>) [--no-browser] [--device] [--profile <name>]
