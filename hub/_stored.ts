@@ -49,6 +49,8 @@ export interface StoredCatalogue {
 const INDEX_KEY = "hub-search-index";
 /** A stored index's characters per part (under Deno KV's 64 KiB value limit), and most parts. */
 const PART_CHARS = 30_000;
+/** The most characters of a value a Deno KV store holds (its limit is 64 KiB), with room. */
+const MAX_VALUE_CHARS = 60_000;
 const MAX_PARTS = 1_000;
 /** The most tools one stored catalogue may hold. */
 export const MAX_STORED_TOOLS = 10_000;
@@ -242,9 +244,15 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         tookMs: Math.max(0, Math.round(tookMs)),
         tools,
         fingerprints,
-        tv: TERMS_VERSION,
-        terms: tools.map((tool) => toolTerms(tool, tool.name)),
       };
+      // The tokenised form beside it, unless that would take a catalogue that fits a Deno KV
+      // value past it (it is then cut when searched).
+      const terms = tools.map((tool) => toolTerms(tool, tool.name));
+      const bare = jsonLength(catalogue);
+      if (bare > MAX_VALUE_CHARS || bare + jsonLength(terms) <= MAX_VALUE_CHARS) {
+        catalogue.tv = TERMS_VERSION;
+        catalogue.terms = terms;
+      }
       memory.set(server, catalogue);
       savedFrom.set(server, tools);
       try {

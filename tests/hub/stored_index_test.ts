@@ -195,3 +195,31 @@ test("stored index: the ASCII tokenizer cuts text as the Unicode expression does
   // Non-ASCII text takes the Unicode path: CJK pairs, accented words.
   assertEquals(terms("获取天气 café"), ["获取", "取天", "天气", "café"]);
 });
+
+test("stored index: a catalogue that fits a Deno KV value is not pushed past it by its tokenised form", async () => {
+  const { store, sets } = recording();
+  const catalogues = createCatalogueStore({
+    store,
+    ttlMs: 60_000,
+    transports: new Map(),
+    warn: () => {},
+  });
+  const tools = (count: number, words: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      name: `t${i}`,
+      description: "lorem ".repeat(words),
+      inputSchema: {},
+    }));
+  const stored = async (server: string, list: ReturnType<typeof tools>) => {
+    sets.length = 0;
+    await catalogues.save(server, list, 1);
+    return sets[0][1] as { tools: unknown[]; terms?: unknown[] };
+  };
+  // Small: with its form. About 40 000 characters bare, over 60 000 with it: without.
+  // Past 60 000 bare (no Deno KV holds it anyway): with it.
+  assert((await stored("small", tools(5, 10))).terms !== undefined);
+  const middle = await stored("middle", tools(60, 100));
+  assert(JSON.stringify(middle).length <= 60_000, String(JSON.stringify(middle).length));
+  assertEquals(middle.terms, undefined);
+  assert((await stored("big", tools(120, 100))).terms !== undefined);
+});
