@@ -26,3 +26,158 @@ export function jsonLength(value: unknown): number {
     return 0;
   }
 }
+
+/** The characters a piece of {@linkcode jsonChunks} holds at least (the last may hold fewer). */
+export const JSON_CHUNK = 16 * 1024;
+
+/** A container being written: an array's items or an object's keys, and where it is. */
+interface Frame {
+  /** The array, or the object. */
+  holder: Record<string, unknown> | unknown[];
+  /** The object's keys (`undefined`: an array). */
+  keys?: string[];
+  /** The next index (of the items, or of the keys). */
+  at: number;
+  /** How many members were written. */
+  written: number;
+}
+
+/** A value `JSON.stringify` leaves out of an object and writes as `null` in an array. */
+const SKIPPED = Symbol("skipped");
+/** A string too long for one piece, written in parts. */
+const LONG = Symbol("long");
+
+/**
+ * The JSON text of `value`, in pieces: exactly `JSON.stringify(value)`'s text, written by a
+ * walk that keeps its own stack (so deep nesting cannot overflow the call stack) and hands
+ * the text out a piece at a time, each about `size` characters (a piece is cut between
+ * members, or inside a long string between whole characters), so a big value never becomes
+ * one string. `toJSON` is called as `JSON.stringify` calls it; a cycle or a `BigInt` throws
+ * the `TypeError` `JSON.stringify` would. A value without JSON text (`undefined`, a
+ * function) gives no piece.
+ *
+ * @param value Any value.
+ * @param size The least characters of a piece but the last (default {@linkcode JSON_CHUNK}).
+ * @returns The pieces, in order.
+ * @throws {TypeError} For a cycle or a `BigInt`.
+ *
+ * @example
+ * ```ts
+ * import { jsonChunks } from "./json_length.ts";
+ *
+ * const value = { rows: Array.from({ length: 1000 }, (_, i) => ({ i, s: "é\u2028" })) };
+ * const pieces = [...jsonChunks(value, 100)];
+ * if (pieces.join("") !== JSON.stringify(value) || pieces.length < 10) throw new Error();
+ * ```
+ */
+export function* jsonChunks(value: unknown, size: number = JSON_CHUNK): Generator<string> {
+  const stack: Frame[] = [];
+  const open = new Set<object>();
+  let out = "";
+  let long = "";
+  // Writes a value: a scalar's text, or a container's opening (its frame pushed).
+  const write = (key: string, raw: unknown): string | typeof SKIPPED | typeof LONG => {
+    const v = prepare(key, raw);
+    if (v === null) return "null";
+    switch (typeof v) {
+      case "boolean":
+        return v ? "true" : "false";
+      case "number":
+        return Number.isFinite(v) ? String(v) : "null";
+      case "string":
+        if (v.length <= size) return JSON.stringify(v);
+        long = v;
+        return LONG;
+      case "bigint":
+        throw new TypeError("Do not know how to serialize a BigInt");
+      case "object": {
+        if (open.has(v)) throw new TypeError("Converting circular structure to JSON");
+        open.add(v);
+        const array = Array.isArray(v);
+        stack.push({
+          holder: v as Record<string, unknown>,
+          keys: array ? undefined : Object.keys(v),
+          at: 0,
+          written: 0,
+        });
+        return array ? "[" : "{";
+      }
+      default:
+        return SKIPPED;
+    }
+  };
+  const first = write("", value);
+  if (first === SKIPPED) return;
+  if (first !== LONG) out = first;
+  for (;;) {
+    if (long !== "") {
+      // A long string: its quoted text a piece at a time, never between a surrogate pair.
+      out += '"';
+      for (let at = 0; at < long.length;) {
+        let end = Math.min(long.length, at + size);
+        const last = long.charCodeAt(end - 1);
+        if (end < long.length && last >= 0xd800 && last <= 0xdbff) {
+          end = end - 1 > at ? end - 1 : end + 1;
+        }
+        out += JSON.stringify(long.slice(at, end)).slice(1, -1);
+        at = end;
+        if (out.length >= size) {
+          yield out;
+          out = "";
+        }
+      }
+      out += '"';
+      long = "";
+    }
+    if (out.length >= size) {
+      yield out;
+      out = "";
+    }
+    const top = stack[stack.length - 1];
+    if (top === undefined) break;
+    const { holder, keys } = top;
+    if (keys === undefined) {
+      const items = holder as unknown[];
+      if (top.at < items.length) {
+        const index = top.at++;
+        if (index > 0) out += ",";
+        const piece = write(String(index), items[index]);
+        if (piece === SKIPPED) out += "null";
+        else if (piece !== LONG) out += piece;
+        continue;
+      }
+    } else {
+      const object = holder as Record<string, unknown>;
+      let written = false;
+      while (top.at < keys.length) {
+        const key = keys[top.at++];
+        const piece = write(key, object[key]);
+        if (piece === SKIPPED) continue;
+        // The member's name goes before what `write` opened (its frame already pushed).
+        out += (top.written++ > 0 ? "," : "") + JSON.stringify(key) + ":";
+        if (piece !== LONG) out += piece;
+        written = true;
+        break;
+      }
+      if (written) continue;
+    }
+    out += keys === undefined ? "]" : "}";
+    stack.pop();
+    open.delete(holder);
+  }
+  if (out !== "") yield out;
+}
+
+/** What `JSON.stringify` writes for `holder[key]`: after `toJSON`, boxed primitives unboxed. */
+function prepare(key: string, value: unknown): unknown {
+  if ((typeof value === "object" && value !== null) || typeof value === "bigint") {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") value = toJSON.call(value, key);
+  }
+  if (typeof value === "object" && value !== null) {
+    if (value instanceof Number) return Number(value);
+    if (value instanceof String) return String(value);
+    if (value instanceof Boolean) return value.valueOf();
+  }
+  return value;
+}
