@@ -58,15 +58,14 @@ export { memoryStore, type MemoryStoreOptions } from "./cache/memory.ts";
 export { type RedisCommand, redisStore, type RedisStoreOptions } from "./cache/redis.ts";
 export { redisTokenStore, type RedisTokenStoreOptions } from "./oauth/redis_store.ts";
 export { type SanitizeOptions, sanitizeText } from "./protocol/text.ts";
-export {
-  DEFAULT_MAX_CHARS,
-  type ShapeDefaults,
-  type ShapedResult,
-  type ShapeOptions,
-  shapeResult,
-  type SpillInfo,
-  type SpillOptions,
-  type SpillSetting,
+export { DEFAULT_MAX_CHARS } from "./governance/shape_names.ts";
+export type {
+  ShapeDefaults,
+  ShapedResult,
+  ShapeOptions,
+  SpillInfo,
+  SpillOptions,
+  SpillSetting,
 } from "./governance/shape.ts";
 export type * from "./adapters/types.ts";
 export * from "./adapters/openai.ts";

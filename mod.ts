@@ -18,6 +18,9 @@
 export * from "./_shared_exports.ts";
 
 export { connect, type ConnectOptions, type ConnectTarget } from "./client/connect.ts";
+// Shaping a result you already have (the edge entry shapes through `shape: "llm"` only, so a
+// plain edge client ships none of the shaping code).
+export { shapeResult } from "./governance/shape.ts";
 export { type InheritEnv, SAFE_ENV_NAMES } from "./runtime/env.ts";
 export {
   type ChildProcess,

@@ -145,3 +145,74 @@ export function capBytes(text: string, limit: number): string {
   }
   return text.slice(0, end);
 }
+
+/** Texts this long are sanitised in pieces (between lines), to bound the regexes' memory. */
+const PIECE = 256 * 1024;
+
+/**
+ * {@linkcode sanitizeText} for texts of any size: the same text, but a long one without
+ * terminal escapes (whose removal may span lines) is sanitised a piece of lines at a time,
+ * and handed back as it is when no piece changed, so a clean text costs no copy.
+ *
+ * @param text The text.
+ * @returns The sanitised text.
+ */
+export function sanitizeLarge(text: string): string {
+  if (text.length <= PIECE || text.includes("\u001B")) return sanitizeText(text);
+  const pieces: string[] = [];
+  let changed = false;
+  for (let at = 0; at < text.length;) {
+    const end = text.indexOf("\n", at + PIECE);
+    const next = end === -1 ? text.length : end + 1;
+    const piece = text.slice(at, next);
+    const clean = sanitizeText(piece);
+    if (clean !== piece) changed = true;
+    pieces.push(clean);
+    at = next;
+  }
+  return changed ? pieces.join("") : text;
+}
+
+/**
+ * Text given in pieces, sanitised a piece at a time: the pieces are joined again and cut
+ * only between two printable ASCII characters (where no rule of {@linkcode sanitizeText},
+ * NFC included, looks across; a text with a terminal escape is not cut), so the clean
+ * pieces join to exactly `sanitizeText` of the whole text.
+ *
+ * @param chunks The text, in pieces of any size.
+ * @param seen Called with each piece as it is read.
+ * @returns Each piece as cut (`raw`) and sanitised (`clean`).
+ *
+ * @example
+ * ```ts
+ * import { sanitizePieces, sanitizeText } from "./text.ts";
+ *
+ * const chunks = ["Sum\u200Bmary: e", "\u0301 ok ", "and more text"];
+ * const clean = [...sanitizePieces(chunks)].map((piece) => piece.clean).join("");
+ * if (clean !== sanitizeText(chunks.join(""))) throw new Error(clean);
+ * ```
+ */
+export function* sanitizePieces(
+  chunks: Iterable<string>,
+  seen?: (chunk: string) => void,
+): Generator<{ raw: string; clean: string }> {
+  let carry = "";
+  for (const chunk of chunks) {
+    seen?.(chunk);
+    carry += chunk;
+    if (carry.includes("\u001B")) continue;
+    let cut = carry.length - 1;
+    while (cut > 0 && !(printable(carry.charCodeAt(cut)) && printable(carry.charCodeAt(cut - 1)))) {
+      cut--;
+    }
+    if (cut <= 0) continue;
+    const raw = carry.slice(0, cut);
+    carry = carry.slice(cut);
+    yield { raw, clean: sanitizeText(raw) };
+  }
+  if (carry !== "") yield { raw: carry, clean: sanitizeText(carry) };
+}
+
+function printable(code: number): boolean {
+  return code >= 0x20 && code < 0x7f;
+}
