@@ -80,7 +80,8 @@ export const ERROR_LINE = "The tool reported an error.";
  * import { shapeResult } from "./shape.ts";
  *
  * const rows = Array.from({ length: 500 }, (_, id) => ({ id, name: `row ${id}` }));
- * const shaped = shapeResult({ content: [], structuredContent: { rows } }, { maxChars: 400 });
+ * const result = { content: [], structuredContent: { rows }, isError: false };
+ * const shaped = shapeResult(result, { maxChars: 400 });
  * if (shaped.text.length > 400 || !shaped.text.startsWith("[JSON object")) throw new Error();
  * if (!shaped.text.includes("cut: not kept")) throw new Error(shaped.text);
  * ```
