@@ -42,6 +42,9 @@ interface Frame {
   written: number;
 }
 
+/** A container with this many members or more is wide: each member written at once. */
+const WIDE = 32;
+
 /** A value `JSON.stringify` leaves out of an object and writes as `null` in an array. */
 const SKIPPED = Symbol("skipped");
 /** A string too long for one piece, written in parts. */
@@ -52,7 +55,8 @@ const LONG = Symbol("long");
  * walk that keeps its own stack (so deep nesting cannot overflow the call stack) and hands
  * the text out a piece at a time, each about `size` characters (a piece is cut between
  * members, or inside a long string between whole characters), so a big value never becomes
- * one string. `toJSON` is called as `JSON.stringify` calls it; a cycle or a `BigInt` throws
+ * one string. (A member of a container of 32 or more members, most often a row, is written
+ * by `JSON.stringify` at once, without a walk: one string per row, not one per value.) `toJSON` is called as `JSON.stringify` calls it; a cycle or a `BigInt` throws
  * the `TypeError` `JSON.stringify` would. A value without JSON text (`undefined`, a
  * function) gives no piece.
  *
@@ -75,8 +79,14 @@ export function* jsonChunks(value: unknown, size: number = JSON_CHUNK): Generato
   const open = new Set<object>();
   let out = "";
   let long = "";
-  // Writes a value: a scalar's text, or a container's opening (its frame pushed).
-  const write = (key: string, raw: unknown): string | typeof SKIPPED | typeof LONG => {
+  // Writes a value: a scalar's text, or a container's opening (its frame pushed). A member
+  // of a wide container (rows, most often) is written by the engine at once: it is small
+  // beside its container, and one string per member is far less for the collector.
+  const write = (
+    key: string,
+    raw: unknown,
+    wide = false,
+  ): string | typeof SKIPPED | typeof LONG => {
     const v = prepare(key, raw);
     if (v === null) return "null";
     switch (typeof v) {
@@ -92,6 +102,13 @@ export function* jsonChunks(value: unknown, size: number = JSON_CHUNK): Generato
         throw new TypeError("Do not know how to serialize a BigInt");
       case "object": {
         if (open.has(v)) throw new TypeError("Converting circular structure to JSON");
+        if (wide && typeof (v as { toJSON?: unknown }).toJSON !== "function") {
+          try {
+            return JSON.stringify(v);
+          } catch (error) {
+            if (!(error instanceof RangeError)) throw error; // too deep: walked below
+          }
+        }
         open.add(v);
         const array = Array.isArray(v);
         stack.push({
@@ -141,7 +158,7 @@ export function* jsonChunks(value: unknown, size: number = JSON_CHUNK): Generato
       if (top.at < items.length) {
         const index = top.at++;
         if (index > 0) out += ",";
-        const piece = write(String(index), items[index]);
+        const piece = write(String(index), items[index], items.length >= WIDE);
         if (piece === SKIPPED) out += "null";
         else if (piece !== LONG) out += piece;
         continue;
@@ -151,7 +168,7 @@ export function* jsonChunks(value: unknown, size: number = JSON_CHUNK): Generato
       let written = false;
       while (top.at < keys.length) {
         const key = keys[top.at++];
-        const piece = write(key, object[key]);
+        const piece = write(key, object[key], keys.length >= WIDE);
         if (piece === SKIPPED) continue;
         // The member's name goes before what `write` opened (its frame already pushed).
         out += (top.written++ > 0 ? "," : "") + JSON.stringify(key) + ":";

@@ -208,11 +208,19 @@ export function* sanitizePieces(
     if (cut <= 0) continue;
     const raw = carry.slice(0, cut);
     carry = carry.slice(cut);
-    yield { raw, clean: sanitizeText(raw) };
+    yield { raw, clean: cleanPiece(raw) };
   }
-  if (carry !== "") yield { raw: carry, clean: sanitizeText(carry) };
+  if (carry !== "") yield { raw: carry, clean: cleanPiece(carry) };
 }
 
 function printable(code: number): boolean {
   return code >= 0x20 && code < 0x7f;
+}
+
+/** Only printable ASCII: nothing any rule of `sanitizeText` changes. */
+const PLAIN = /^[\x20-\x7E]*$/;
+
+/** `sanitizeText` of a piece, without a copy when there is nothing to change. */
+function cleanPiece(piece: string): string {
+  return PLAIN.test(piece) ? piece : sanitizeText(piece);
 }

@@ -46,6 +46,28 @@ test("jsonChunks: the pieces join to JSON.stringify's text, for any piece size",
   );
 });
 
+test("jsonChunks: wide containers (each member written at once) give the same text", () => {
+  fc.assert(
+    fc.property(
+      fc.array(value, { minLength: 30, maxLength: 80 }),
+      fc.dictionary(text, value, { minKeys: 30, maxKeys: 60 }),
+      fc.integer({ min: 1, max: 200 }),
+      (rows, wide, size) => {
+        const both = { rows, wide, nested: [rows, { wide }] };
+        assertEquals([...jsonChunks(both, size)].join(""), JSON.stringify(both));
+      },
+    ),
+    { numRuns: 200 },
+  );
+  // A member's own toJSON is called with its key, as JSON.stringify calls it.
+  const rows = Array.from({ length: 40 }, (_, i) => ({ i, toJSON: (key: string) => `row ${key}` }));
+  assertEquals([...jsonChunks({ rows })].join(""), JSON.stringify({ rows }));
+  // A cycle through a wide container's member is still the TypeError.
+  const ring: Record<string, unknown>[] = Array.from({ length: 40 }, () => ({}));
+  ring[3].back = ring;
+  assertThrows(() => [...jsonChunks(ring)], TypeError);
+});
+
 test("jsonChunks: a long string is cut into pieces between whole characters", () => {
   const long = '😀é\uD800x"'.repeat(50_000);
   const pieces = [...jsonChunks({ long }, 1_000)];
