@@ -40,6 +40,8 @@ interface Frame {
   at: number;
   /** How many members were written. */
   written: number;
+  /** How many items of a wide array the engine writes at once (adjusted to `size`). */
+  batch?: number;
 }
 
 /** A container with this many members or more is wide: each member written at once. */
@@ -155,6 +157,13 @@ export function* jsonChunks(value: unknown, size: number = JSON_CHUNK): Generato
     const { holder, keys } = top;
     if (keys === undefined) {
       const items = holder as unknown[];
+      if (items.length >= WIDE && top.at < items.length) {
+        const text = batch(items, top, open, size);
+        if (text !== undefined) {
+          out += text;
+          continue;
+        }
+      }
       if (top.at < items.length) {
         const index = top.at++;
         if (index > 0) out += ",";
@@ -183,6 +192,41 @@ export function* jsonChunks(value: unknown, size: number = JSON_CHUNK): Generato
     open.delete(holder);
   }
   if (out !== "") yield out;
+}
+
+/**
+ * The next items of a wide array written by the engine at once (a run of them, about `size`
+ * characters), with the comma before them; `undefined` when the walk must write them (an
+ * item with its own `toJSON`, which would be called with another index, or too deep).
+ */
+function batch(
+  items: unknown[],
+  top: Frame,
+  open: Set<object>,
+  size: number,
+): string | undefined {
+  const count = top.batch ?? 16;
+  const end = Math.min(items.length, top.at + count);
+  const run = items.slice(top.at, end);
+  for (const item of run) {
+    if (typeof item === "bigint") return undefined;
+    if (typeof item === "object" && item !== null) {
+      if (open.has(item)) throw new TypeError("Converting circular structure to JSON");
+      if (typeof (item as { toJSON?: unknown }).toJSON === "function") return undefined;
+    }
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(run);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined; // too deep for the engine: walked
+    throw error;
+  }
+  const comma = top.at > 0 ? "," : "";
+  top.at = end;
+  top.written += run.length;
+  top.batch = Math.max(1, Math.min(4096, Math.round(count * size / Math.max(1, text.length))));
+  return comma + text.slice(1, -1);
 }
 
 /** What `JSON.stringify` writes for `holder[key]`: after `toJSON`, boxed primitives unboxed. */
