@@ -9,7 +9,7 @@
  * @module
  */
 
-import { sanitizePieces, sanitizeText } from "../protocol/text.ts";
+import { sanitizeText } from "../protocol/text.ts";
 import type { Segment } from "./_shape_types.ts";
 import { jsonChunks } from "../protocol/json_length.ts";
 
@@ -231,4 +231,57 @@ export function jsonSegment(
 
 function* mapPieces<T>(pieces: Iterable<T>, map: (piece: T) => string): Generator<string> {
   for (const piece of pieces) yield map(piece);
+}
+
+/**
+ * Text given in pieces, sanitised a piece at a time: the pieces are joined again and cut
+ * only between two printable ASCII characters (where no rule of `sanitizeText`,
+ * NFC included, looks across; a text with a terminal escape is not cut), so the clean
+ * pieces join to exactly `sanitizeText` of the whole text.
+ *
+ * @param chunks The text, in pieces of any size.
+ * @param seen Called with each piece as it is read.
+ * @returns Each piece as cut (`raw`) and sanitised (`clean`).
+ *
+ * @example
+ * ```ts
+ * import { sanitizePieces } from "./_json.ts";
+ * import { sanitizeText } from "../protocol/text.ts";
+ *
+ * const chunks = ["Sum\u200Bmary: e", "\u0301 ok ", "and more text"];
+ * const clean = [...sanitizePieces(chunks)].map((piece) => piece.clean).join("");
+ * if (clean !== sanitizeText(chunks.join(""))) throw new Error(clean);
+ * ```
+ */
+export function* sanitizePieces(
+  chunks: Iterable<string>,
+  seen?: (chunk: string) => void,
+): Generator<{ raw: string; clean: string }> {
+  let carry = "";
+  for (const chunk of chunks) {
+    seen?.(chunk);
+    carry += chunk;
+    if (carry.includes("\u001B")) continue;
+    let cut = carry.length - 1;
+    while (cut > 0 && !(printable(carry.charCodeAt(cut)) && printable(carry.charCodeAt(cut - 1)))) {
+      cut--;
+    }
+    if (cut <= 0) continue;
+    const raw = carry.slice(0, cut);
+    carry = carry.slice(cut);
+    yield { raw, clean: cleanPiece(raw) };
+  }
+  if (carry !== "") yield { raw: carry, clean: cleanPiece(carry) };
+}
+
+function printable(code: number): boolean {
+  return code >= 0x20 && code < 0x7f;
+}
+
+/** Only printable ASCII: nothing any rule of `sanitizeText` changes. */
+const PLAIN = /^[\x20-\x7E]*$/;
+
+/** `sanitizeText` of a piece, without a copy when there is nothing to change. */
+function cleanPiece(piece: string): string {
+  return PLAIN.test(piece) ? piece : sanitizeText(piece);
 }

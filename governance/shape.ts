@@ -26,7 +26,7 @@
  * @module
  */
 
-import { oneLine, sanitizeLarge } from "../protocol/text.ts";
+import { oneLine, sanitizeText } from "../protocol/text.ts";
 import { jsonSegment, parseJson, sameJson, sameText } from "./_json.ts";
 import type { ContentBlock, ToolResult } from "../protocol/shapes.ts";
 import { approxTokens, fitSegments, segmentText, totalLength } from "./_budget.ts";
@@ -327,4 +327,25 @@ export function reference(block: ContentBlock, hint = ""): string {
       return `[${type === "" ? "unknown" : type} content]`;
     }
   }
+}
+
+/** Texts this long are sanitised in pieces (between lines), to bound the regexes' memory. */
+const PIECE = 256 * 1024;
+
+/** `sanitizeText`, a piece of lines at a time for a long text without terminal escapes
+ * (which may span lines), handed back as it is when no piece changed: no copy when clean. */
+function sanitizeLarge(text: string): string {
+  if (text.length <= PIECE || text.includes("\u001B")) return sanitizeText(text);
+  const pieces: string[] = [];
+  let changed = false;
+  for (let at = 0; at < text.length;) {
+    const end = text.indexOf("\n", at + PIECE);
+    const next = end === -1 ? text.length : end + 1;
+    const piece = text.slice(at, next);
+    const clean = sanitizeText(piece);
+    if (clean !== piece) changed = true;
+    pieces.push(clean);
+    at = next;
+  }
+  return changed ? pieces.join("") : text;
 }
