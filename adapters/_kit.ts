@@ -123,7 +123,7 @@ export async function buildKit(
   // A spilling source's results name a handle: the model reads the rest with read_result.
   const spill = typeof source.spilling === "function" && source.spilling() === true &&
       typeof source.readResult === "function"
-    ? await import("../client/spill.ts")
+    ? await import("../client/read_result.ts")
     : undefined;
   const ownReader = spill !== undefined && !listed.some((t) => t.name === spill.READ_RESULT);
   const all = compileTools(ownReader ? [...listed, spill.READ_RESULT_TOOL] : listed, {

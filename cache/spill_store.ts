@@ -6,8 +6,10 @@
  * result is never serialised in one piece.
  *
  * Keys: `["spill", "v1", owner, handle, "m"]` (what the result is, and when it expires) and
- * `["spill", "v1", owner, handle, kind, i]` (chunk `i` of the text, `t`, or of the JSON,
- * `j`). The entry naming the result outlives its chunks by a while, so a read after the
+ * `["spill", "v1", owner, handle, kind, i]` (chunk `i` of the text, `t`, of the JSON, `j`,
+ * or of media block `n`'s base64 data, `m<n>`). A result is given in pieces of any size and
+ * written a chunk at a time as the pieces come, so the whole text is never one string; JSON
+ * that sits whole in the text is not written twice (the entry says where it is). The entry naming the result outlives its chunks by a while, so a read after the
  * expiry says it expired instead of not found. A handle read under another owner finds
  * nothing: it is `not_found`, as a handle never given.
  *
@@ -34,20 +36,37 @@ export interface SpillMeta {
   total: number;
   /** The length of the JSON text (0: none). */
   jsonTotal: number;
+  /** Where the JSON text sits in the text, when it is not kept apart (`j`). */
+  jsonAt?: number;
+  /** The length of each media block's base64 data (`m0`, `m1`, …). */
+  media?: number[];
   /** When it expires (ms since the epoch). */
   expiresAt: number;
 }
 
+/** What a spilled result keeps, each part in pieces of any size. */
+export interface SpillParts {
+  /** The uncut text. */
+  text: Iterable<string>;
+  /**
+   * The JSON text `jsonPath` reads: in pieces (kept apart, `j`), or where it sits in the
+   * text and how long it is.
+   */
+  json?: Iterable<string> | { at: number; length: number };
+  /** Each media block's base64 data. */
+  media?: readonly string[];
+  /** The characters of all the parts (checked against the bound before anything is written). */
+  size: number;
+}
+
 /** The result store of a client or hub. */
 export interface SpillStore {
-  /** Keeps `text` (and `json`, the JSON text `jsonPath` reads) under `owner` and `handle`. */
-  put(
-    owner: string,
-    handle: string,
-    text: string,
-    json: string | undefined,
-    ttlMs?: number,
-  ): Promise<boolean>;
+  /**
+   * Keeps `parts` under `owner` and `handle`, a chunk at a time.
+   *
+   * @returns `false` (and nothing kept) when they are over the store's bound.
+   */
+  put(owner: string, handle: string, parts: SpillParts, ttlMs?: number): Promise<boolean>;
   /**
    * The entry of a handle.
    *
@@ -55,11 +74,14 @@ export interface SpillStore {
    *   `result_expired`.
    */
   meta(owner: string, handle: string): Promise<SpillMeta>;
-  /** Characters `from` to `to` of the text (`t`) or the JSON text (`j`). */
-  slice(owner: string, handle: string, kind: "t" | "j", from: number, to: number): Promise<string>;
+  /** Characters `from` to `to` of the text (`t`), the JSON text (`j`) or a media block's data. */
+  slice(owner: string, handle: string, kind: SpillPart, from: number, to: number): Promise<string>;
   /** The most characters kept for one result. */
   readonly maxChars: number;
 }
+
+/** A kept part: the text, the JSON text kept apart, or media block `n`'s data. */
+export type SpillPart = "t" | "j" | `m${number}`;
 
 /** Settings of {@linkcode createSpillStore}. */
 export interface SpillStoreOptions {
@@ -116,29 +138,57 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
     handle,
     ...rest,
   ];
+  // Pieces of any size written as chunks of exactly CHUNK_CHARS (the last may be shorter):
+  // a piece's whole chunks are slices of it, only the chunks across pieces are joined.
   const writeChunks = async (
     owner: string,
     handle: string,
     kind: string,
-    text: string,
+    pieces: Iterable<string>,
     ttl: number,
-  ) => {
-    for (let i = 0, at = 0; at < text.length; i++, at += CHUNK_CHARS) {
-      await store.set(key(owner, handle, kind, String(i)), text.slice(at, at + CHUNK_CHARS), ttl);
+  ): Promise<number> => {
+    let index = 0;
+    let total = 0;
+    let carry = "";
+    const write = (chunk: string) =>
+      store.set(key(owner, handle, kind, String(index++)), chunk, ttl);
+    for (const piece of pieces) {
+      total += piece.length;
+      let at = 0;
+      if (carry !== "") {
+        at = Math.min(piece.length, CHUNK_CHARS - carry.length);
+        carry += piece.slice(0, at);
+        if (carry.length < CHUNK_CHARS) continue;
+        await write(carry);
+        carry = "";
+      }
+      for (; piece.length - at >= CHUNK_CHARS; at += CHUNK_CHARS) {
+        await write(piece.slice(at, at + CHUNK_CHARS));
+      }
+      carry = piece.slice(at);
     }
+    if (carry !== "") await write(carry);
+    return total;
   };
-  return {
+  const spill: SpillStore = {
     maxChars: options.maxBytes,
-    async put(owner, handle, text, json, ttl = options.ttlMs) {
-      if (text.length + (json?.length ?? 0) > options.maxBytes) return false;
-      const meta: SpillMeta = {
-        owner,
-        total: text.length,
-        jsonTotal: json?.length ?? 0,
-        expiresAt: now() + ttl,
-      };
-      await writeChunks(owner, handle, "t", text, ttl);
-      if (json !== undefined) await writeChunks(owner, handle, "j", json, ttl);
+    async put(owner, handle, parts, ttl = options.ttlMs) {
+      if (parts.size > options.maxBytes) return false;
+      const total = await writeChunks(owner, handle, "t", parts.text, ttl);
+      const meta: SpillMeta = { owner, total, jsonTotal: 0, expiresAt: now() + ttl };
+      const json = parts.json;
+      if (json !== undefined && Symbol.iterator in json) {
+        meta.jsonTotal = await writeChunks(owner, handle, "j", json as Iterable<string>, ttl);
+      } else if (json !== undefined) {
+        const { at, length } = json as { at: number; length: number };
+        Object.assign(meta, { jsonAt: at, jsonTotal: length });
+      }
+      if (parts.media !== undefined && parts.media.length > 0) {
+        meta.media = [];
+        for (const [n, data] of parts.media.entries()) {
+          meta.media.push(await writeChunks(owner, handle, `m${n}`, [data], ttl));
+        }
+      }
       // Written last: a result is readable only once whole.
       await store.set(key(owner, handle, "m"), meta, ttl + EXPIRED_NOTE);
       return true;
@@ -155,6 +205,12 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
       return found;
     },
     async slice(owner, handle, kind, from, to) {
+      if (kind === "j") {
+        const meta = await spill.meta(owner, handle);
+        if (meta.jsonAt !== undefined) {
+          return await spill.slice(owner, handle, "t", meta.jsonAt + from, meta.jsonAt + to);
+        }
+      }
       let out = "";
       const first = Math.floor(from / CHUNK_CHARS);
       for (let i = first; i * CHUNK_CHARS < to; i++) {
@@ -171,4 +227,5 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
       return out;
     },
   };
+  return spill;
 }

@@ -21,7 +21,7 @@ import { checkKeys } from "../protocol/option_keys.ts";
 import { delay } from "./_async.ts";
 import { authMethods, withAuthStatus } from "./_client_auth.ts";
 import { type RawCallTool, withShaping } from "./shaping.ts";
-import { clientSpill } from "./_client_spill.ts";
+import { clientSpill } from "./shaping.ts";
 import { listingMethods } from "./_client_lists.ts";
 import type { GovernedDeps, GovernedMethods } from "./_client_governance.ts";
 import { resolveOptions } from "./_resolve_options.ts";

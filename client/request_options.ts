@@ -129,6 +129,11 @@ export interface ReadResultOptions {
    * `[3]`, `[0:20]` — e.g. `$.rows[0:20]`.
    */
   jsonPath?: string;
+  /**
+   * The base64 data of a media block (image, audio, blob) instead of the text: its number in
+   * the result, as its line in the text names it (`"media":0`).
+   */
+  media?: number;
   /** Whom the read is for: the principal the call was made for. */
   principal?: string;
 }

@@ -7,26 +7,31 @@
  * both wrap their governed `callTool` in {@linkcode withShaping}, so the output check and the
  * `afterCall` hooks see the raw result of every call, shaped or not.
  *
+ * A client's side of spilling is here too ({@linkcode clientSpill}): who owns what a call
+ * spilled (the server, the credentials' identity as the cache names it, and the principal),
+ * each tool's own budget, and `readResult`. An identity the cache cannot name (an `auth`
+ * function without `credentialId`, a stdio server that inherits the whole environment) is
+ * this client's own until its credentials change: a random name, drawn again by `setAuth`.
+ * The spill code itself (`spill.ts`, `read_result.ts`) and the shaping code are loaded only
+ * when a result is shaped, spilled or read back.
+ *
  * @module
  */
 
 import type { Task } from "../protocol/tasks.ts";
+import { McpError } from "../protocol/errors.ts";
+import { type CacheTarget, localName } from "../cache/digest.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
-import {
-  checkMaxChars,
-  DEFAULT_MAX_CHARS,
-  MIN_MAX_CHARS,
-  type ShapedResult,
-  shapeResult,
-  type SpillConfig,
-} from "../governance/shape.ts";
+import { checkMaxChars, DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from "../governance/shape_names.ts";
+import type { ShapedResult, SpillConfig } from "../governance/shape.ts";
 import type { CacheStore } from "../cache/store.ts";
 import { isObject } from "./_json.ts";
 
 export type { SpillConfig } from "../governance/shape.ts";
 import { bad } from "./_option_checks.ts";
-import type { ShapeCallOptions, ToolCallOptions } from "./request_options.ts";
-import type { ToolResult } from "./shapes.ts";
+import type { ReadResultOptions, ShapeCallOptions, ToolCallOptions } from "./request_options.ts";
+import type { Tool, ToolResult } from "./shapes.ts";
+import type { McpClient } from "./api.ts";
 
 /** The client's `callTool` before shaping. */
 export type RawCallTool = (
@@ -234,7 +239,11 @@ async function shaped(
     : checkMaxChars(maxChars);
   // Without task: "return" the call resolves with a result (a task is awaited to its end).
   const result = await call(name, args, rest);
-  if (spill === undefined) return shapeResult(result as ToolResult, { maxChars: budget });
+  if (spill === undefined) {
+    // The shaping code is loaded by the first shaped call, not by the client.
+    const { shapeResult } = await import("../governance/shape.ts");
+    return shapeResult(result as ToolResult, { maxChars: budget });
+  }
   const { spillResult, spillStoreOf } = await import("./spill.ts");
   context!.used?.(spill);
   const owner = await context!.owner(rest.principal, name);
@@ -245,4 +254,80 @@ async function shaped(
     owner,
     spill.ttlMs,
   );
+}
+
+/** What a client's spilling gives it. */
+export interface ClientSpill {
+  /** Who the caller is, and each tool's budget. */
+  context: ShapingContext;
+  /** `readResult`. */
+  readResult: McpClient["readResult"];
+  /** New credentials: results spilled before are out of reach of the new ones. */
+  credentialsChanged(): void;
+}
+
+/** The most per-call stores `readResult` looks in besides the client's own. */
+const MAX_CALL_STORES = 8;
+
+/**
+ * A client's spilling.
+ *
+ * @param shape The client's `shape` settings.
+ * @param transport The transport (it names the server and the credentials).
+ * @param tools The last tool listing.
+ * @returns The context, `readResult` and the credential hook.
+ */
+export function clientSpill(
+  shape: ShapeSettings,
+  transport: { cacheTarget?(): Promise<CacheTarget> },
+  tools: () => Tool[],
+): ClientSpill {
+  let unnamed = crypto.randomUUID();
+  const target = (): Promise<CacheTarget> =>
+    transport.cacheTarget?.() ??
+      Promise.resolve({ server: localName(transport), identity: "local" });
+  const owner = async (principal: string | undefined) => {
+    const { spillOwner } = await import("./spill.ts");
+    return spillOwner(await target(), unnamed, principal);
+  };
+  const perCall: SpillConfig[] = [];
+  return {
+    context: {
+      owner: (principal) => owner(principal),
+      budgetOf(name) {
+        try {
+          return toolBudget(tools().find((tool) => tool.name === name)?._meta);
+        } catch {
+          return undefined; // no listing yet
+        }
+      },
+      used(config) {
+        if (config === shape.spill || perCall.includes(config)) return;
+        if (perCall.some((c) => c.store === config.store)) return;
+        perCall.push(config);
+        if (perCall.length > MAX_CALL_STORES) perCall.shift();
+      },
+    },
+    async readResult(handle, options) {
+      const { checkReadOptions, readSpilled, spillStoreOf } = await import("./read_result.ts");
+      const checked: ReadResultOptions = checkReadOptions(options);
+      if (typeof handle !== "string") throw new TypeError("readResult: handle must be a string");
+      const configs = [...(shape.spill === undefined ? [] : [shape.spill]), ...perCall];
+      if (configs.length === 0) {
+        throw new McpError("No result is kept under this handle for this caller", {
+          kind: "not_found",
+          reason: "unknown_result",
+        });
+      }
+      const me = await owner(checked.principal);
+      return await readSpilled(
+        configs.map((config) => ({ store: spillStoreOf(config), owner: me })),
+        handle,
+        checked,
+      );
+    },
+    credentialsChanged() {
+      unnamed = crypto.randomUUID();
+    },
+  };
 }

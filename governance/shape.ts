@@ -1,8 +1,8 @@
 /**
  * Shaping a tool result for a model (`shape: "llm"`): one text, within a budget, with what
- * the server wrote run through the shared sanitiser ({@linkcode sanitizeText}). Pure.
+ * the server wrote run through the shared sanitiser (`sanitizeText`). Pure.
  *
- * The projection, in content order:
+ * The projection (the uncut text), in content order:
  * - `text` blocks: their text, one block per line group (joined with `\n`);
  * - `structuredContent`: compact JSON, **instead of** a `text` block that repeats it (a text
  *   whose trimmed content parses as JSON deep-equal to it is dropped, the JSON taking its
@@ -14,123 +14,52 @@
  *   contents;
  * - any other block: `[<type> content]`.
  * A failed call (`isError: true`) starts with the line `The tool reported an error.`; an
- * empty result reads `(no content)`. Past `maxChars` the head and tail are kept around a
- * marker naming how many characters were cut.
+ * empty result reads `(no content)`.
+ *
+ * Past `maxChars` nothing is cut blind: the head and the tail are kept around one line
+ * naming what was left out (its size and where it was), text is cut only at line ends (or
+ * at a space inside a line too long alone, never inside a run without spaces), JSON is
+ * kept whole or summarised by its structure, a reference line is kept whole or left out.
+ * Spilling (`spill`, on a client's or hub's `callTool`) keeps what was left out behind a
+ * handle; plain shaping keeps no copy, and the line says so.
  *
  * @module
  */
 
-import { sanitizeText } from "../protocol/text.ts";
-import type { ToolResult } from "../protocol/shapes.ts";
-import type { CacheStore } from "../cache/store.ts";
-import { approxTokens, DEFAULT_MAX_CHARS, fitBudget, MIN_MAX_CHARS } from "./_budget.ts";
-import { reference } from "./_reference.ts";
+import { oneLine, sanitizeText } from "../protocol/text.ts";
+import { jsonSegment, parseJson, sameJson, sameText } from "./_json.ts";
+import type { ContentBlock, ToolResult } from "../protocol/shapes.ts";
+import { approxTokens, fitSegments, segmentText, totalLength } from "./_budget.ts";
+import { checkMaxChars } from "./shape_names.ts";
+import type { Segment } from "./_shape_types.ts";
+import type { ShapedResult, ShapeOptions } from "./_shape_types.ts";
 
-export { DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from "./_budget.ts";
-
-/** Options of {@linkcode shapeResult}. */
-export interface ShapeOptions {
-  /**
-   * The most characters (UTF-16 code units) of `text`, the truncation marker included
-   * (default {@linkcode DEFAULT_MAX_CHARS}, 8 000; at least {@linkcode MIN_MAX_CHARS}, 200).
-   */
-  maxChars?: number;
-}
-
-/**
- * Where results over budget are kept: `true` (a memory store of the client's or hub's own),
- * a store (`memoryStore()`, `denoKvStore(kv)`, `redisStore(command)`, `fileStore(dir)`), or
- * the store with its limits.
- */
-export type SpillSetting = boolean | CacheStore | SpillOptions;
-
-/** A spill store with its limits. */
-export interface SpillOptions {
-  /** The store (default: a memory store of the client's own). */
-  store?: CacheStore;
-  /** How long a spilled result is kept, in ms (default one hour). */
-  ttlMs?: number;
-  /** The largest result kept, in characters (default 64 MiB); a larger one is cut, not kept. */
-  maxBytes?: number;
-}
-
-/** A spill setting, checked: the store and its limits. */
-export interface SpillConfig {
-  /** The store. */
-  store: CacheStore;
-  /** How long a result is kept. */
-  ttlMs: number;
-  /** The largest result kept, in characters. */
-  maxBytes: number;
-}
-
-/** The defaults of a client's or hub's shaped calls (the `shape` option). */
-export interface ShapeDefaults extends ShapeOptions {
-  /**
-   * Keep a result over budget whole behind a handle that `readResult` (and the `read_result`
-   * meta-tool) pages through, instead of cutting it (default `false`).
-   */
-  spill?: SpillSetting;
-}
-
-/** How a shaped result was spilled: kept whole behind {@linkcode SpillInfo.handle}. */
-export interface SpillInfo {
-  /** The opaque handle, for `readResult` (the caller's identity only). */
-  handle: string;
-  /** The length of the whole text a model would have seen uncut. */
-  chars: number;
-  /** Where the part the model did not see starts. */
-  restOffset: number;
-  /** How many characters the model did not see. */
-  restChars: number;
-  /** When the handle expires (ms since the epoch). */
-  expiresAt: number;
-}
-
-/** A tool result as one text for a model. */
-export interface ShapedResult {
-  /** The text to hand to the model. */
-  text: string;
-  /** Whether the tool reported a failure (the text says so too). */
-  isError: boolean;
-  /** An approximate token count of `text` (about four ASCII characters a token). */
-  approxTokens: number;
-  /** How many characters were cut to fit `maxChars` (0 when nothing was). */
-  cutChars: number;
-  /** Present when the whole result was kept behind a handle (spilling on, over budget). */
-  spilled?: SpillInfo;
-  /** For the host: `"conduit/spill"` (the {@linkcode SpillInfo}) when the result spilled. */
-  _meta?: Record<string, unknown>;
-}
+export { checkMaxChars, DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from "./shape_names.ts";
+export { approxTokens, fitSegments, segmentText, totalLength } from "./_budget.ts";
+export { sameJson } from "./_json.ts";
+export type {
+  Segment,
+  ShapeDefaults,
+  ShapedResult,
+  ShapeOptions,
+  SpillConfig,
+  SpillInfo,
+  SpillOptions,
+  SpillSetting,
+} from "./_shape_types.ts";
 
 /** The first line of a shaped failed call. */
 export const ERROR_LINE = "The tool reported an error.";
 
 /**
- * Checks a `maxChars` value.
- *
- * @param value The value given.
- * @param where What it is, for the message (e.g. `option "maxChars"`).
- * @returns The value, or the default when `undefined`.
- * @throws {TypeError} Unless a whole number of at least {@linkcode MIN_MAX_CHARS}.
- */
-export function checkMaxChars(value: unknown, where = 'option "maxChars"'): number {
-  if (value === undefined) return DEFAULT_MAX_CHARS;
-  if (!Number.isSafeInteger(value) || (value as number) < MIN_MAX_CHARS) {
-    throw new TypeError(`${where} must be a whole number of characters, at least ${MIN_MAX_CHARS}`);
-  }
-  return value as number;
-}
-
-/**
  * Shapes a tool result for a model: text joined, `structuredContent` as compact JSON instead
  * of a text block repeating it, media and resources as short references, `isError` kept
- * visible, and the whole capped at `maxChars` with head and tail kept (see the module's
- * description for the exact projection).
+ * visible, and the whole fitted into `maxChars` without a cut value (see the module's
+ * description for the exact projection and the cuts).
  *
  * @param result The result, as `callTool` returns it.
  * @param options `maxChars`.
- * @returns The text, `isError`, an approximate token count and how much was cut.
+ * @returns The text, `isError`, an approximate token count and how much was left out.
  * @throws {TypeError} For a result without a `content` array, or a bad `maxChars`.
  *
  * @example Text and structured content: the JSON once, not twice
@@ -145,75 +74,278 @@ export function checkMaxChars(value: unknown, where = 'option "maxChars"'): numb
  * if (shaped.text !== '{"temperature":33}\n[image: image/png, 8 bytes]') throw new Error(shaped.text);
  * if (shaped.cutChars !== 0 || shaped.approxTokens < 1) throw new Error("unexpected");
  * ```
+ *
+ * @example JSON over budget is summarised, never cut inside a value
+ * ```ts
+ * import { shapeResult } from "./shape.ts";
+ *
+ * const rows = Array.from({ length: 500 }, (_, id) => ({ id, name: `row ${id}` }));
+ * const result = { content: [], structuredContent: { rows }, isError: false };
+ * const shaped = shapeResult(result, { maxChars: 400 });
+ * if (shaped.text.length > 400 || !shaped.text.startsWith("[JSON object")) throw new Error();
+ * if (!shaped.text.includes("cut: not kept")) throw new Error(shaped.text);
+ * ```
  */
 export function shapeResult(result: ToolResult, options: ShapeOptions = {}): ShapedResult {
-  if (typeof result !== "object" || result === null || !Array.isArray(result.content)) {
+  checkResult(result);
+  return shapeProjected(project(result), checkMaxChars(options?.maxChars));
+}
+
+/**
+ * Shapes a projection within `maxChars`, keeping no copy of what is left out.
+ *
+ * @param projection The projection ({@linkcode project}).
+ * @param maxChars The budget.
+ * @param why Why what is left out is not kept, for the line naming it.
+ * @returns The shaped result.
+ */
+export function shapeProjected(
+  projection: Projection,
+  maxChars: number,
+  why = "not kept",
+): ShapedResult {
+  const { segments, isError } = projection;
+  const total = totalLength(segments);
+  if (total <= maxChars) {
+    const text = segments.map(segmentText).join("\n");
+    return { text, isError, approxTokens: approxTokens(text), cutChars: 0 };
+  }
+  const notice = (head: number, tail: number) => droppedLine(head, tail, total, why);
+  const fitted = fitSegments(segments, maxChars, notice);
+  return {
+    text: fitted.text,
+    isError,
+    approxTokens: approxTokens(fitted.text),
+    cutChars: fitted.tailStart - fitted.headEnd,
+  };
+}
+
+/**
+ * The line naming what shaping left out and did not keep.
+ *
+ * @param head Where the part left out starts in the uncut text.
+ * @param tail Where it ends.
+ * @param total The uncut text's length.
+ * @param why Why it was not kept.
+ * @returns The line.
+ */
+export function droppedLine(head: number, tail: number, total: number, why = "not kept"): string {
+  return `[… ${tail - head} characters (offset ${head} to ${tail} of ${total}) cut: ${why} …]`;
+}
+
+/**
+ * Checks that a value is a tool result.
+ *
+ * @param result The value.
+ * @throws {TypeError} Unless an object with a `content` array.
+ */
+export function checkResult(result: unknown): asserts result is ToolResult {
+  if (
+    typeof result !== "object" || result === null || !Array.isArray((result as ToolResult).content)
+  ) {
     throw new TypeError("result must be a tool result (with a content array)");
   }
-  const maxChars = checkMaxChars(options?.maxChars);
+}
+
+/** The uncut projection of a result. */
+export interface Projection {
+  /** The pieces, in order (joined with `\n`). */
+  segments: Segment[];
+  /** Whether the tool reported a failure. */
+  isError: boolean;
+  /** The JSON value `jsonPath` reads: the structured content, else the first JSON text. */
+  json: unknown;
+  /**
+   * The segment whose text is the JSON text of `json` (its index in `segments`): the
+   * structured content's when sanitising left it as it was, else the first JSON text's.
+   */
+  jsonSegment?: number;
+  /** The length of the structured content's JSON text, when no segment holds it as it is. */
+  jsonLength?: number;
+  /** The base64 data of each media block (image, audio, blob), in order. */
+  media: string[];
+}
+
+/** Options of {@linkcode project}. */
+export interface ProjectOptions {
+  /** How a media block's line says to read its data (`i`: its index), if it can be read. */
+  mediaHint?: (index: number) => string;
+}
+
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+/**
+ * The uncut projection of a result, as {@linkcode shapeResult} joins it (its text is the
+ * segments' texts joined with `\n`). A big structured content is measured, not written:
+ * its segment writes its text a piece at a time when asked.
+ *
+ * @param result The tool result.
+ * @param options How media lines say to read their data.
+ * @returns The segments, whether it failed, the JSON value and the media data.
+ */
+export function project(result: ToolResult, options: ProjectOptions = {}): Projection {
   const structured = result.structuredContent;
-  const json = structured === undefined ? undefined : compactJson(structured);
-  const lines: string[] = [];
-  let placed = false;
+  const json = structured === undefined ? undefined : jsonSegment(structured);
+  const segments: Segment[] = [];
+  const media: string[] = [];
+  const isError = result.isError === true;
+  if (isError) segments.push({ kind: "text", length: ERROR_LINE.length, text: ERROR_LINE });
+  let placed = -1;
+  let firstJson: unknown;
+  let firstAt = -1;
   for (const block of result.content) {
     if (typeof block !== "object" || block === null) continue;
     if (block.type === "text") {
       const text = typeof block.text === "string" ? block.text : "";
-      if (json !== undefined && repeats(text, structured)) {
-        if (!placed) lines.push(json);
-        placed = true;
-      } else {
-        const visible = sanitizeText(text);
-        if (visible !== "") lines.push(visible);
+      // The same text as the structured content's JSON needs no parse to be known.
+      const same = json?.raw !== undefined && text.length === json.raw &&
+        sameText(text, structured);
+      const parsed = same ? { ok: true as const, value: structured } : parseJson(text);
+      if (json !== undefined && parsed.ok && (same || sameJson(parsed.value, structured))) {
+        if (placed < 0) placed = segments.push(json.segment) - 1;
+        continue;
       }
+      const visible = sanitizeLarge(text);
+      if (visible === "") continue;
+      const again = visible === text ? parsed : parseJson(visible);
+      if (again.ok) {
+        segments.push({ kind: "json", length: visible.length, text: visible, value: again.value });
+        if (firstAt < 0) [firstJson, firstAt] = [again.value, segments.length - 1];
+      } else segments.push({ kind: "text", length: visible.length, text: visible });
     } else {
-      lines.push(reference(block));
+      const data = mediaData(block);
+      const index = data === undefined ? -1 : media.push(data) - 1;
+      const hint = index < 0 || options.mediaHint === undefined ? "" : options.mediaHint(index);
+      const line = reference(block, hint);
+      segments.push({ kind: "ref", length: line.length, text: line });
     }
   }
-  if (json !== undefined && !placed) lines.push(json);
-  const isError = result.isError === true;
-  const body = lines.join("\n");
-  const whole = (isError ? `${ERROR_LINE}\n` : "") + (body.trim() === "" ? "(no content)" : body);
-  const { text, cutChars } = fitBudget(whole, maxChars);
-  return { text, isError, approxTokens: approxTokens(text), cutChars };
+  if (json !== undefined && placed < 0) placed = segments.push(json.segment) - 1;
+  const body = segments.slice(isError ? 1 : 0);
+  if (body.every((s) => s.kind === "text" && s.text!.trim() === "")) {
+    const none = "(no content)";
+    segments.splice(isError ? 1 : 0, Infinity, { kind: "text", length: none.length, text: none });
+    placed = -1;
+  }
+  const at = structured === undefined ? firstAt : json?.clean === true ? placed : -1;
+  return {
+    segments,
+    isError,
+    json: structured !== undefined ? structured : firstJson,
+    ...(at >= 0 ? { jsonSegment: at } : {}),
+    ...(structured !== undefined && at < 0 && json?.raw !== undefined
+      ? { jsonLength: json.raw }
+      : {}),
+    media,
+  };
 }
 
-/** Whether a text block's text is the structured content again, as JSON. */
-function repeats(text: string, structured: unknown): boolean {
-  const trimmed = text.trim();
-  if (!/^[[{]/.test(trimmed)) return false;
-  try {
-    return sameJson(JSON.parse(trimmed), structured);
-  } catch {
-    return false;
+/** The base64 data of a media block (image, audio, an embedded blob), if it is base64. */
+function mediaData(block: ContentBlock): string | undefined {
+  let data: unknown;
+  if (block.type === "image" || block.type === "audio") data = block.data;
+  else if (block.type === "resource") {
+    const inner = block.resource as Record<string, unknown> | undefined;
+    data = typeof inner === "object" && inner !== null ? inner.blob : undefined;
   }
-}
-
-function compactJson(value: unknown): string {
-  try {
-    return sanitizeText(JSON.stringify(value) ?? "null");
-  } catch {
-    return "[structured content that is not JSON]";
-  }
+  return typeof data === "string" && data !== "" && BASE64.test(data) ? data : undefined;
 }
 
 /**
- * Whether two JSON values are equal (object key order aside).
+ * A byte count for people: `512 bytes`, `1.2 KiB`, `3.4 MiB`.
  *
- * @param a One value.
- * @param b The other.
- * @returns `true` when they are the same JSON.
+ * @param bytes The count.
+ * @returns The text.
  */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length &&
-      a.every((item, i) => sameJson(item, b[i]));
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/**
+ * The decoded size of base64 data, for people (`""` when it is not a string).
+ *
+ * @param data The base64 text.
+ * @returns The size text.
+ */
+export function sizeOfBase64(data: unknown): string {
+  if (typeof data !== "string") return "";
+  const length = data.replace(/\s+/g, "").length;
+  const padding = data.trimEnd().endsWith("==") ? 2 : data.trimEnd().endsWith("=") ? 1 : 0;
+  return sizeText(Math.max(0, Math.floor((length * 3) / 4) - padding));
+}
+
+function field(object: Record<string, unknown>, key: string, max = 200): string {
+  const value = object[key];
+  return typeof value === "string" ? oneLine(value, max) : "";
+}
+
+function listed(label: string, parts: string[], hint = ""): string {
+  const details = parts.filter((part) => part !== "").join(", ");
+  return `[${label}: ${details === "" ? "no details" : details}${hint}]`;
+}
+
+/**
+ * A short reference to a content block that is not text.
+ *
+ * @param block The block.
+ * @param hint Said last in a media block's line (how to read its data), or `""`.
+ * @returns One line: `[image: image/png, 1.2 KiB]`, `[resource link: "name" uri, mime]`,
+ *   `[resource: uri, mime, 3 bytes text]`, or `[<type> content]`.
+ */
+export function reference(block: ContentBlock, hint = ""): string {
+  switch (block.type) {
+    case "image":
+    case "audio":
+      return listed(block.type, [field(block, "mimeType", 80), sizeOfBase64(block.data)], hint);
+    case "resource_link": {
+      const name = field(block, "name", 80);
+      const named = [name === "" ? "" : `"${name}"`, field(block, "uri")];
+      return listed("resource link", [
+        named.filter((part) => part !== "").join(" "),
+        field(block, "mimeType", 80),
+        typeof block.size === "number" && block.size >= 0 ? sizeText(block.size) : "",
+      ]);
+    }
+    case "resource": {
+      const inner = block.resource;
+      const resource = (typeof inner === "object" && inner !== null ? inner : {}) as Record<
+        string,
+        unknown
+      >;
+      const size = typeof resource.text === "string"
+        ? `${sizeText(new TextEncoder().encode(resource.text).length)} text`
+        : typeof resource.blob === "string"
+        ? `${sizeOfBase64(resource.blob)} blob`
+        : "";
+      const parts = [field(resource, "uri"), field(resource, "mimeType", 80), size];
+      return listed("resource", parts, typeof resource.blob === "string" ? hint : "");
+    }
+    default: {
+      const type = typeof block.type === "string" ? oneLine(block.type, 40) : "";
+      return `[${type === "" ? "unknown" : type} content]`;
+    }
   }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(left);
-  return keys.length === Object.keys(right).length &&
-    keys.every((key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]));
+}
+
+/** Texts this long are sanitised in pieces (between lines), to bound the regexes' memory. */
+const PIECE = 256 * 1024;
+
+/** `sanitizeText`, a piece of lines at a time for a long text without terminal escapes
+ * (which may span lines), handed back as it is when no piece changed: no copy when clean. */
+function sanitizeLarge(text: string): string {
+  if (text.length <= PIECE || text.includes("\u001B")) return sanitizeText(text);
+  const pieces: string[] = [];
+  let changed = false;
+  for (let at = 0; at < text.length;) {
+    const end = text.indexOf("\n", at + PIECE);
+    const next = end === -1 ? text.length : end + 1;
+    const piece = text.slice(at, next);
+    const clean = sanitizeText(piece);
+    if (clean !== piece) changed = true;
+    pieces.push(clean);
+    at = next;
+  }
+  return changed ? pieces.join("") : text;
 }

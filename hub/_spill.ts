@@ -71,7 +71,9 @@ export function hubSpill(deps: HubSpillDeps): HubSpill {
     return spillOwner(await target(server), own, principal);
   };
   const readResult: Hub["readResult"] = async (handle, options) => {
-    const { checkReadOptions, readSpilled, spillStoreOf } = await import("../client/spill.ts");
+    const { checkReadOptions, readSpilled, spillStoreOf } = await import(
+      "../client/read_result.ts"
+    );
     const checked = checkReadOptions(options);
     if (typeof handle !== "string") throw new TypeError("readResult: handle must be a string");
     if (deps.shape.spill === undefined) {
@@ -102,11 +104,11 @@ export function hubSpill(deps: HubSpillDeps): HubSpill {
     },
     readResult,
     async readResultTool() {
-      const { READ_RESULT_TOOL } = await import("../client/spill.ts");
+      const { READ_RESULT_TOOL } = await import("../client/read_result.ts");
       return structuredClone(READ_RESULT_TOOL);
     },
     async metaCall(args, options) {
-      const { readResultCall } = await import("../client/spill.ts");
+      const { readResultCall } = await import("../client/read_result.ts");
       const o = (options ?? {}) as ToolCallOptions & { shape?: string; maxChars?: number };
       const budget = typeof o.maxChars === "number" ? o.maxChars : deps.shape.maxChars;
       const result = await readResultCall(

@@ -12,11 +12,8 @@ import type { Tool } from "../client/types.ts";
 export const SEARCH_TOOLS = "search_tools";
 /** The name of the meta-tool that calls a tool of the catalogue. */
 export const CALL_TOOL = "call_tool";
-/**
- * The name of the meta-tool that reads a spilled result, listed besides the others when the
- * hub spills (`shape.spill`).
- */
-export const READ_RESULT = "read_result";
+/** The name of the meta-tool that reads a spilled result, listed when the hub spills. */
+export { READ_RESULT } from "../governance/shape_names.ts";
 /** How many tools `search_tools` returns unless asked (`limit`). */
 export const DEFAULT_SEARCH_LIMIT = 10;
 /** The most tools one `search_tools` returns. */

@@ -143,6 +143,7 @@ import "./protocol/discover_test.ts";
 import "./protocol/errors_test.ts";
 import "./protocol/event_stream_test.ts";
 import "./protocol/headers_test.ts";
+import "./protocol/json_chunks_test.ts";
 import "./protocol/jsonrpc_test.ts";
 import "./protocol/meta_test.ts";
 import "./protocol/mrtr_test.ts";

@@ -51,8 +51,9 @@ const LAZY = [
   // Spilling (a shaped result over budget kept behind a handle), the file store, the stored
   // hub catalogue, the device flow and the sandbox's launcher and planner.
   "client/spill.ts",
+  "client/read_result.ts",
+  "client/_result_search.ts",
   "cache/spill_store.ts",
-  "governance/fit.ts",
   "cache/file_store.ts",
   "runtime/files.ts",
   "hub/_stored.ts",

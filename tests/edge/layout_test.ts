@@ -139,7 +139,7 @@ const CLIENT_FACE = new Set([
   "client/connect.ts",
   "client/connect_http.ts",
   // The reader of spilled results, which kits load when their source spills.
-  "client/spill.ts",
+  "client/read_result.ts",
 ]);
 
 /** The layers above the wire that reach client/ only through its public face. */

@@ -94,13 +94,18 @@ test("hostile corpus: oversized text is capped in both, invisibles stripped befo
   const instructions = instructionsForLlm(padded, SERVER, { trusted: true })!;
   assertEquals(instructions, "v".repeat(INSTRUCTIONS_LIMIT), "the first 4 KiB of visible text");
 
-  const shaped = shapeResult({ content: [{ type: "text", text: padded }], isError: false }, {
+  // The same in words (a run without spaces is left out whole, never cut).
+  const words = "\u200B".repeat(50_000) + "v ".repeat(2_500) + tags("secret") + "w ".repeat(500);
+  const shaped = shapeResult({ content: [{ type: "text", text: words }], isError: false }, {
     maxChars: 1_000,
   });
-  const marker = shaped.text.match(/\n\[… (\d+) characters cut …\]\n/)!;
+  const marker = shaped.text.match(
+    /\n\[… (\d+) characters \(offset \d+ to \d+ of (\d+)\) cut: not kept …\]\n/,
+  )!;
+  assertEquals(Number(marker[2]), 6_000, "counted in visible characters");
   assertEquals(shaped.cutChars, 6_000 - (shaped.text.length - marker[0].length), "cutChars");
-  assertEquals(Number(marker[1]), shaped.cutChars, "counted in visible characters");
-  assert(shaped.text.startsWith("vvv") && shaped.text.endsWith("www"), "head and tail visible");
+  assertEquals(Number(marker[1]), shaped.cutChars, "the line names the cut");
+  assert(shaped.text.startsWith("v v") && shaped.text.endsWith("w "), "head and tail visible");
   assert(!/[\u200B\u{E0000}-\u{E007F}]/u.test(shaped.text), "nothing invisible left");
   assert(shaped.text.length <= 1_000);
 });

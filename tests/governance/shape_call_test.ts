@@ -11,7 +11,7 @@ import { assert, assertEquals, assertRejects, assertThrows, test } from "../_har
 import { createTasksServer } from "../fixtures/tasks_server.ts";
 import { FAST, fixtureClient, mcpError, requests } from "../client/_helpers.ts";
 
-const marker = /\n\[… (\d+) characters cut …\]\n/;
+const marker = /\n\[… (\d+) characters \(offset (\d+) to (\d+) of 20000\) cut: not kept …\]\n/;
 
 test('callTool shape: "llm": the shaped result; a plain call stays raw', async () => {
   const { client } = fixtureClient();
@@ -43,7 +43,7 @@ test("callTool shape: isError visible; a server error is still thrown", async ()
 });
 
 test("callTool shape: maxChars per call, else the client's shape.maxChars, else 8 000", async () => {
-  const message = "x".repeat(20_000);
+  const message = "xxxxxxxxx ".repeat(2_000);
   for (
     const [options, call, limit] of [
       [{}, {}, 8_000],
@@ -55,10 +55,13 @@ test("callTool shape: maxChars per call, else the client's shape.maxChars, else 
     const { client } = fixtureClient({}, options as Partial<ClientOptions>);
     await using _ = client;
     const shaped = await client.callTool("echo", { message }, { shape: "llm", ...call });
-    assert(shaped.text.length <= limit && shaped.text.length > limit - 40, `${limit}`);
-    const cut = Number(shaped.text.match(marker)?.[1]);
-    assertEquals(cut, shaped.cutChars, `${limit}`);
-    assertEquals(shaped.text.length - shaped.text.match(marker)![0].length + cut, 20_000);
+    assert(shaped.text.length <= limit && shaped.text.length > limit - 60, `${limit}`);
+    const [line, cut, headEnd, tailStart] = shaped.text.match(marker)!;
+    assertEquals([Number(cut), Number(tailStart) - Number(headEnd)], [
+      shaped.cutChars,
+      shaped.cutChars,
+    ]);
+    assertEquals(shaped.text.length - line.length + shaped.cutChars, 20_000, `${limit}`);
   }
 });
 

@@ -128,30 +128,30 @@ test("shapeResult: isError stays visible, in the text and beside it", () => {
   assertEquals(shapeResult(result([{ type: "text", text: "fine" }])).isError, false);
 });
 
-test("shapeResult: oversized output keeps head and tail around a marker naming the cut", () => {
-  const head = "HEAD:" + "a".repeat(20_000);
-  const tail = "b".repeat(20_000) + ":TAIL";
+test("shapeResult: oversized output keeps head and tail around a line naming the cut", () => {
+  const head = "HEAD: " + "aaaa ".repeat(4_000);
+  const tail = "bbbb ".repeat(4_000) + ":TAIL";
   const input = result([{ type: "text", text: head }, { type: "text", text: tail }], {
     isError: true,
   });
   const whole = `${ERROR_LINE}\n${head}\n${tail}`;
   const shaped = shapeResult(input);
   assertEquals(shaped.text.length <= DEFAULT_MAX_CHARS, true, "within the default budget");
-  assert(shaped.text.startsWith(`${ERROR_LINE}\nHEAD:aaa`), "the head (and the error line) kept");
-  assert(shaped.text.endsWith("bbb:TAIL"), "the tail kept");
-  const marker = shaped.text.match(/\n\[… (\d+) characters cut …\]\n/);
-  assert(marker !== null, "a visible marker");
-  assertEquals(Number(marker[1]), shaped.cutChars, "the marker names the cut");
-  assertEquals(shaped.text.length - marker[0].length + shaped.cutChars, whole.length, "cutChars");
-  const [kept, rest] = shaped.text.split(marker[0]);
-  assertEquals(whole.startsWith(kept) && whole.endsWith(rest), true, "no text rewritten");
+  assert(shaped.text.startsWith(`${ERROR_LINE}\nHEAD: aaaa`), "the head (and the error line) kept");
+  assert(shaped.text.endsWith("bbbb :TAIL"), "the tail kept");
+  const { line, kept, rest, headEnd, tailStart } = cutOf(shaped.text, whole);
+  assertEquals(tailStart - headEnd, shaped.cutChars, "the line names the cut");
+  assertEquals(whole.slice(0, headEnd).replace(/\n$/, ""), kept, "the head is the text's");
+  assertEquals(whole.slice(tailStart), rest, "the tail is the text's");
   assert(kept.length > rest.length, "more head than tail");
-  // All ASCII: about four characters a token.
+  assert(line.includes("not kept"), "it says the rest was not kept");
+  // All ASCII but the line's two ellipses: about four characters a token.
   assertEquals(shaped.approxTokens, Math.ceil(shaped.text.replace(/…/g, "").length / 4) + 2);
 
   const small = shapeResult(input, { maxChars: 500 });
   assertEquals(small.text.length <= 500, true);
-  assertEquals(small.cutChars, whole.length - (small.text.length - cutLength(small.text)));
+  const cut = cutOf(small.text, whole);
+  assertEquals(small.cutChars, cut.tailStart - cut.headEnd);
 });
 
 test("shapeResult: a cut near line breaks falls on them, whole lines kept", () => {
@@ -159,11 +159,23 @@ test("shapeResult: a cut near line breaks falls on them, whole lines kept", () =
   const shaped = shapeResult(result([{ type: "text", text: lines.join("\n") }]), {
     maxChars: 1_000,
   });
-  const [kept, rest] = shaped.text.split(/\n\[… \d+ characters cut …\]\n/);
+  const { kept, rest, headEnd, tailStart } = cutOf(shaped.text, lines.join("\n"));
   assert(kept.split("\n").every((line) => lines.includes(line)), "the head ends on a line end");
   assert(rest.split("\n").every((line) => lines.includes(line)), "the tail starts on a line");
-  assertEquals(kept.length + rest.length + shaped.cutChars, lines.join("\n").length);
+  assertEquals(tailStart - headEnd, shaped.cutChars);
   assert(shaped.text.length <= 1_000);
+});
+
+test("shapeResult: a run without spaces is never cut: left out whole, and said so", () => {
+  const run = "x".repeat(20_000);
+  const shaped = shapeResult(result([{ type: "text", text: `short line\n${run}` }]), {
+    maxChars: 1_000,
+  });
+  assertEquals(
+    shaped.text,
+    "short line\n[… 20000 characters (offset 11 to 20011 of 20011) cut: not kept …]",
+  );
+  assertEquals(shaped.cutChars, 20_000);
 });
 
 test("shapeResult: the budget never splits a surrogate pair; tokens count other scripts", () => {
@@ -190,6 +202,14 @@ test("shapeResult: maxChars and the result are checked (TypeError)", () => {
   }
 });
 
-function cutLength(text: string): number {
-  return text.match(/\n\[… \d+ characters cut …\]\n/)?.[0].length ?? 0;
+/** The line naming a cut, and the kept head and tail around it. */
+function cutOf(text: string, whole: string) {
+  const found = text.match(
+    /\n?\[… (\d+) characters \(offset (\d+) to (\d+) of (\d+)\) cut: [^\]]*…\]\n?/,
+  );
+  assert(found !== null, `a line naming the cut in ${text.slice(0, 200)}`);
+  const [cut, headEnd, tailStart, total] = found.slice(1).map(Number);
+  assertEquals([cut, total], [tailStart - headEnd, whole.length]);
+  const [kept, rest] = text.split(found[0]);
+  return { line: found[0], kept, rest, headEnd, tailStart };
 }

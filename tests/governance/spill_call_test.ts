@@ -91,3 +91,45 @@ test("spill misuse: TypeErrors before any request", async () => {
   const none = await client.readResult("rs_AAAAAAAAAAAAAAAAAAAAAA").catch((e) => e);
   assert(isMcpError(none) && none.kind === "not_found", "no spill: nothing under any handle");
 });
+
+test("spill media: an image is kept even within budget, its line names how to read its base64", async () => {
+  const data = btoa("\x89PNG".repeat(3_000));
+  const mock = mockServer({
+    tools: [{
+      name: "picture",
+      handler: () => ({
+        content: [{ type: "text", text: "here it is" }, {
+          type: "image",
+          mimeType: "image/png",
+          data,
+        }],
+        isError: false,
+      }),
+    }],
+  });
+  await using client = createClient({ transport: mock.transport(), shape: { spill: true } });
+  const shaped = await client.callTool("picture", {}, { shape: "llm" });
+  const handle = shaped.spilled?.handle;
+  assert(handle !== undefined, "kept, though its text fits");
+  assertEquals([shaped.spilled!.media, shaped.spilled!.restChars, shaped.cutChars], [1, 0, 0]);
+  assertEquals(
+    shaped.text,
+    `here it is\n[image: image/png, 11.7 KiB; its base64: read_result {"handle":"${handle}","media":0}]`,
+  );
+  assert(!shaped.text.includes(data.slice(0, 20)), "never the data itself");
+  let back = "";
+  for (let offset: number | null = 0; offset !== null;) {
+    const page = await client.readResult(handle, { media: 0, offset, length: 5_000 });
+    assertEquals(page.total, data.length);
+    back += page.text;
+    offset = page.nextOffset;
+  }
+  assert(back === data, "the base64 paged back whole");
+  const none = await client.readResult(handle, { media: 1 }).catch((e) => e);
+  assert(isMcpError(none) && none.kind === "not_found", "no second media block");
+  await assertRejects(() => client.readResult(handle, { media: 0, grep: "x" }), TypeError);
+  // Spilling off: the same line without a handle, and nothing kept.
+  await using plain = createClient({ transport: mock.transport() });
+  const line = await plain.callTool("picture", {}, { shape: "llm" });
+  assertEquals([line.text, line.spilled], ["here it is\n[image: image/png, 11.7 KiB]", undefined]);
+});

@@ -2,14 +2,15 @@
 // any budget, the model's text is within budget, holds no cut JSON value and no cut run of
 // non-space characters (a base64 run), never the data of a media block, and the pages of
 // read_result give back the uncut text (what shapeResult would show without a budget)
-// exactly.
+// exactly, and each media block's base64 data. Spilling off, shaping obeys the same cuts.
 import fc from "fast-check";
 import { shapeResult } from "../../governance/shape.ts";
-import { project } from "../../governance/fit.ts";
-import { readSpilled, spillResult } from "../../client/spill.ts";
+import { project } from "../../governance/shape.ts";
+import { spillResult } from "../../client/spill.ts";
+import { readSpilled } from "../../client/read_result.ts";
 import { createSpillStore } from "../../cache/spill_store.ts";
 import { memoryStore } from "../../cache/memory.ts";
-import type { ContentBlock, ToolResult } from "../../client/shapes.ts";
+import type { ContentBlock, ReadResultPage, ToolResult } from "../../client/shapes.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -66,6 +67,74 @@ const result: fc.Arbitrary<ToolResult> = fc.oneof(
 
 const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);
 
+/** The line a kept media block's reference ends with (what spilling adds to it). */
+const hint = (handle: string, i: number) =>
+  `; its base64: read_result {"handle":"${handle}","media":${i}}`;
+const noHints = (text: string) =>
+  text.replace(/; its base64: read_result \{"handle":"rs_[\w-]+","media":\d+\}\]/g, "]");
+
+/**
+ * The model's text against the uncut text: the uncut head, only our own lines, the uncut
+ * tail; no cut inside a JSON value or a run of non-space characters; no media data.
+ */
+function checkFitted(
+  raw: ToolResult,
+  text: string,
+  uncut: string,
+  headEnd: number,
+  tailStart: number,
+  projection: ReturnType<typeof project>,
+  ownLine: (line: string) => boolean,
+): void {
+  const head = uncut.slice(0, headEnd).replace(/\n$/, "");
+  const tail = uncut.slice(tailStart);
+  assert(text.startsWith(head), "the head is the uncut text's");
+  assert(text.endsWith(tail), "the tail is the uncut text's");
+  const middle = text.slice(head.length, text.length - tail.length);
+  for (const own of middle.split("\n").filter((l) => l !== "")) {
+    assert(own.startsWith("[JSON ") || ownLine(own), `own line: ${own}`);
+  }
+  // Cuts fall between whole JSON values and between runs of non-space characters.
+  let at = 0;
+  for (const segment of projection.segments) {
+    const end = at + segment.length;
+    if (segment.kind !== "text") {
+      for (const cut of [headEnd, tailStart]) {
+        assert(!(cut > at && cut < end), `a cut at ${cut} inside ${segment.kind} ${at}..${end}`);
+      }
+    }
+    at = end + 1;
+  }
+  for (const cut of [headEnd, tailStart]) {
+    assert(isSpace(uncut[cut - 1]) || isSpace(uncut[cut]), `a run cut at ${cut}`);
+  }
+  // No media data ever reaches the model.
+  for (const b of raw.content) {
+    const data = (b.data ?? (b.resource as { blob?: string } | undefined)?.blob) as
+      | string
+      | undefined;
+    if (typeof data === "string" && data.length >= 24) {
+      assert(!text.includes(data.slice(0, 24)), "no base64 of a media block");
+    }
+  }
+}
+
+/** Every page of `read`, from 0 to the end, joined. */
+async function readAll(
+  read: (offset: number) => Promise<ReadResultPage>,
+  total: number,
+): Promise<string> {
+  let offset: number | null = 0;
+  let back = "";
+  while (offset !== null) {
+    const page: ReadResultPage = await read(offset);
+    assertEquals([page.total, page.offset], [total, offset]);
+    back += page.text;
+    offset = page.nextOffset;
+  }
+  return back;
+}
+
 test("spill property: within budget, nothing cut blind, read_result gives the text back", async () => {
   const store = createSpillStore(memoryStore({ maxEntries: Infinity, maxBytes: Infinity }), {
     ttlMs: 60_000,
@@ -73,6 +142,7 @@ test("spill property: within budget, nothing cut blind, read_result gives the te
   });
   let spills = 0;
   let biggest = 0;
+  let mediaRead = 0;
   await fc.assert(
     fc.asyncProperty(
       result,
@@ -80,76 +150,87 @@ test("spill property: within budget, nothing cut blind, read_result gives the te
       fc.integer({ min: 1, max: 9_000 }),
       async (raw, budget, pageLength) => {
         const uncut = shapeResult(raw, { maxChars: Number.MAX_SAFE_INTEGER }).text;
+        const media = project(raw).media;
         const shaped = await spillResult(raw, budget, store, "owner", 60_000);
         assert(shaped.text.length <= budget, `${shaped.text.length} > ${budget}`);
         assertEquals(shaped.isError, raw.isError);
-        if (uncut.length <= budget) {
+        if (uncut.length <= budget && media.length === 0) {
           assertEquals(shaped.text, uncut);
           assertEquals(shaped.spilled, undefined);
           return;
         }
         const spilled = shaped.spilled!;
-        assert(spilled !== undefined, "over budget: spilled");
+        assert(spilled !== undefined, "over budget or holding media: spilled");
+        assertEquals(spilled.media, media.length === 0 ? undefined : media.length);
         spills++;
         biggest = Math.max(biggest, uncut.length);
-        assertEquals(spilled.chars, uncut.length);
         assertEquals(shaped._meta?.["conduit/spill"], spilled);
-        const headEnd = spilled.restOffset;
-        const tailStart = spilled.restOffset + spilled.restChars;
-        // The model's text: the uncut head, our own lines, the uncut tail.
-        const head = uncut.slice(0, headEnd).replace(/\n$/, "");
-        const tail = uncut.slice(tailStart);
-        assert(shaped.text.startsWith(head), "the head is the uncut text's");
-        assert(shaped.text.endsWith(tail), "the tail is the uncut text's");
-        const middle = shaped.text.slice(head.length, shaped.text.length - tail.length);
-        for (const own of middle.split("\n").filter((l) => l !== "")) {
-          assert(own.startsWith("[… ") || own.startsWith("[JSON "), `own line: ${own}`);
-          if (own.startsWith("[… ")) assert(own.includes(spilled.handle), "names the handle");
-        }
-        // Cuts fall between whole JSON values and between runs of non-space characters.
-        let at = 0;
-        for (const segment of project(raw).segments) {
-          const end = at + segment.text.length;
-          if (segment.kind === "json") {
-            for (const cut of [headEnd, tailStart]) {
-              assert(!(cut > at && cut < end), `a cut at ${cut} inside JSON ${at}..${end}`);
-            }
-          }
-          at = end + 1;
-        }
-        for (const cut of [headEnd, tailStart]) {
-          assert(isSpace(uncut[cut - 1]) || isSpace(uncut[cut]), `a run cut at ${cut}`);
-        }
-        // No media data ever reaches the model.
-        for (const b of raw.content) {
-          const data = (b.data ?? (b.resource as { blob?: string } | undefined)?.blob) as
-            | string
-            | undefined;
-          if (typeof data === "string" && data.length >= 24) {
-            assert(!shaped.text.includes(data.slice(0, 24)), "no base64 of a media block");
-          }
-        }
-        // Paging from 0 to the end gives the uncut text back exactly.
+        // Paging from 0 to the end gives the uncut text back exactly (its media lines
+        // naming how to read their data).
         const candidates = [{ store, owner: "owner" }];
-        let offset: number | null = 0;
-        let back = "";
-        while (offset !== null) {
-          const page = await readSpilled(candidates, spilled.handle, {
-            offset,
-            length: pageLength,
-          });
-          assertEquals(page.total, uncut.length);
-          assertEquals(page.offset, offset);
-          back += page.text;
-          offset = page.nextOffset;
+        const whole = await readAll(
+          (offset) => readSpilled(candidates, spilled.handle, { offset, length: pageLength }),
+          spilled.chars,
+        );
+        assert(noHints(whole) === uncut, "the pages give the uncut text back");
+        const projection = project(raw, { mediaHint: (i) => hint(spilled.handle, i) });
+        checkFitted(
+          raw,
+          shaped.text,
+          whole,
+          spilled.restOffset,
+          spilled.restOffset + spilled.restChars,
+          projection,
+          (own) => own.startsWith("[… ") && own.includes(spilled.handle),
+        );
+        // Each media block's data, paged back whole.
+        for (const [i, data] of media.entries()) {
+          const back = await readAll(
+            (offset) =>
+              readSpilled(candidates, spilled.handle, { media: i, offset, length: pageLength }),
+            data.length,
+          );
+          assert(back === data, `media ${i} given back`);
+          mediaRead++;
         }
-        assert(back === uncut, "the pages give the uncut text back");
       },
     ),
     { numRuns: 150 },
   );
   // The runs reach past the budget often, and far past it.
   assert(spills >= 30 && biggest >= 100_000, `${spills} spills, the biggest ${biggest}`);
+  assert(mediaRead >= 10, `${mediaRead} media blocks read back`);
+});
+
+test("shape property: spilling off, the same valid cuts, and the line says what was dropped", () => {
+  fc.assert(
+    fc.property(result, fc.integer({ min: 200, max: 6_000 }), (raw, budget) => {
+      const uncut = shapeResult(raw, { maxChars: Number.MAX_SAFE_INTEGER }).text;
+      const shaped = shapeResult(raw, { maxChars: budget });
+      assert(shaped.text.length <= budget, `${shaped.text.length} > ${budget}`);
+      if (uncut.length <= budget) {
+        assertEquals([shaped.text, shaped.cutChars], [uncut, 0]);
+        return;
+      }
+      const line = shaped.text.match(
+        /\[… (\d+) characters \(offset (\d+) to (\d+) of (\d+)\) cut: not kept …\]/,
+      );
+      assert(line !== null, `the line naming the cut: ${shaped.text.slice(0, 300)}`);
+      const [cut, headEnd, tailStart, total] = line.slice(1).map(Number);
+      assertEquals([cut, total], [shaped.cutChars, uncut.length]);
+      assertEquals(tailStart - headEnd, cut);
+      checkFitted(
+        raw,
+        shaped.text,
+        uncut,
+        headEnd,
+        tailStart,
+        project(raw),
+        (own) => own === line[0],
+      );
+    }),
+    { numRuns: 150 },
+  );
 });
 
 test("spill property: a JSON path gives back exactly the subtree of the structured content", async () => {
