@@ -19,7 +19,7 @@ import type { KeepChannel, RequestExtras } from "./_keep_channel.ts";
 import { sessionIdentity, sessionsDir, socketName } from "./_keep_paths.ts";
 import type { OpenClient, ServerSpec } from "./_session.ts";
 import type { Terminal } from "./terminal.ts";
-import { configDir } from "./_token_file.ts";
+import { configDir, findConfigDir } from "./_token_file.ts";
 
 /** The socket a kept session of `spec` (with this command line's protocol) listens on. */
 export async function keptSocket(
@@ -83,6 +83,8 @@ export async function openKept(
   parsed: ParsedArgs,
   term: Terminal,
 ): Promise<OpenClient | undefined> {
+  // Without a config folder (no home directory) there is no kept session to find.
+  if (findConfigDir(term.env) === undefined) return undefined;
   const socket = await keptSocket(spec, parsed, term);
   const ended = () =>
     term.err(

@@ -23,13 +23,19 @@ import { type KvKeyPart, type KvLike, kvTokenStore, type TokenStore } from "../o
  * ```
  */
 export function configDir(env: (name: string) => string | undefined): string {
+  const dir = findConfigDir(env);
+  if (dir === undefined) throw new TypeError("no home directory: set CONDUIT_MCP_CONFIG_DIR");
+  return dir;
+}
+
+/** The CLI's config directory, or `undefined` where the environment names none. */
+export function findConfigDir(env: (name: string) => string | undefined): string | undefined {
   const own = env("CONDUIT_MCP_CONFIG_DIR");
   if (own) return own;
   const xdg = env("XDG_CONFIG_HOME");
   if (xdg) return join(xdg, "conduit-mcp");
   const home = env("HOME") ?? env("USERPROFILE");
-  if (!home) throw new TypeError("no home directory: set CONDUIT_MCP_CONFIG_DIR");
-  return join(home, ".config", "conduit-mcp");
+  return home ? join(home, ".config", "conduit-mcp") : undefined;
 }
 
 interface Entry {
