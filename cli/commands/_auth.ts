@@ -13,7 +13,6 @@
 import { type Command, EXIT, printJson, withClient } from "../_command.ts";
 import { clean } from "../_format.ts";
 import { serverSpec } from "../_session.ts";
-import type { Terminal } from "../terminal.ts";
 import { openBrowser } from "../_browser.ts";
 import { configDir, tokenFile } from "../_token_file.ts";
 

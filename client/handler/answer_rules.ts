@@ -26,8 +26,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Terminal escape sequences (CSI, OSC, and the rest), in their 7- and 8-bit forms. */
-// deno-lint-ignore no-control-regex -- matching ESC is the point
 const ESCAPES =
+  // deno-lint-ignore no-control-regex -- matching ESC is the point
   /(\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(\x1b\]|\x9d)[^\x07\x1b\x9c]*(\x07|\x1b\\|\x9c)?|\x1b[^[\]]/g;
 
 /**
