@@ -95,12 +95,16 @@ export async function stdioCacheTarget(
   env: { env?: Record<string, string>; inheritEnv: unknown },
 ): Promise<CacheTarget> {
   const given = env.env ?? {};
-  const line = canonicalJson(["stdio", command.command, command.args, command.cwd ?? null]);
-  // The digests at once (a hub asks 70 servers' targets together), each text built once.
-  const [server, endpoint, identity] = await Promise.all([
-    digest(`${line.slice(0, -1)},${canonicalJson(given)}]`),
-    digest(line),
-    env.inheritEnv === "all" ? undefined : digest(canonicalJson(["env", given, env.inheritEnv])),
-  ]);
-  return { server, endpoint, identity };
+  const server = await digest(
+    canonicalJson(["stdio", command.command, command.args, command.cwd ?? null, given]),
+  );
+  const endpoint = await digest(
+    canonicalJson(["stdio", command.command, command.args, command.cwd ?? null]),
+  );
+  if (env.inheritEnv === "all") return { server, endpoint, identity: undefined };
+  return {
+    server,
+    endpoint,
+    identity: await digest(canonicalJson(["env", given, env.inheritEnv])),
+  };
 }
