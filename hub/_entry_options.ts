@@ -251,12 +251,20 @@ export function checkHubOptions(options: HubOptions): HubSettings {
     }
   });
   // `a` and `a__b` would both claim `a__b__c`: a prefixed name must have one server.
-  for (const { name } of planned) {
-    const shadowed = planned.find((other) => other.name.startsWith(`${name}${separator}`));
-    if (shadowed !== undefined) {
-      throw new TypeError(
-        `hub servers.${shadowed.name}: a server name must not begin with another's ("${name}") and the separator "${separator}"`,
-      );
+  // (Each name's heads before a separator are looked up, not every pair of names compared.)
+  const names = new Set(planned.map((p) => p.name));
+  for (const { name: shadowedName } of planned) {
+    for (
+      let at = shadowedName.indexOf(separator);
+      at !== -1;
+      at = shadowedName.indexOf(separator, at + 1)
+    ) {
+      const name = shadowedName.slice(0, at);
+      if (at > 0 && names.has(name)) {
+        throw new TypeError(
+          `hub servers.${shadowedName}: a server name must not begin with another's ("${name}") and the separator "${separator}"`,
+        );
+      }
     }
   }
   return {

@@ -19,6 +19,7 @@ import type { CacheStore } from "../cache/store.ts";
 import type { Tool } from "../client/types.ts";
 import { fingerprint } from "../governance/pin.ts";
 import { jsonLength } from "../protocol/json_length.ts";
+import { holdsMore } from "./_size.ts";
 import type { Transport } from "../transports/transport.ts";
 import { isToolTerms, rememberTerms, TERMS_VERSION, type ToolTerms, toolTerms } from "./_terms.ts";
 
@@ -86,7 +87,7 @@ export function checkStored(value: unknown, now: number): StoredCatalogue | stri
   if (!Array.isArray(fingerprints) || fingerprints.length !== tools.length) {
     return "fingerprints that do not match its tools";
   }
-  if (jsonLength(value) > MAX_STORED_BYTES) return `more than ${MAX_STORED_BYTES} bytes`;
+  if (holdsMore(value, MAX_STORED_BYTES)) return `more than ${MAX_STORED_BYTES} bytes`;
   const names = new Set<string>();
   for (const [i, tool] of tools.entries()) {
     if (!isRecord(tool)) return `tool ${i}: not an object`;

@@ -258,6 +258,16 @@ test("hub: bad options and entries are TypeErrors naming the key or the server",
   assertThrows(() => hub({ servers: { bad: 42 as never } }), TypeError, "hub servers.bad");
   assertThrows(() => hub({ servers: { x: { args: [] } as never } }), TypeError, "servers.x needs");
   assertThrows(() => hub({ servers: { u: "ftp://host/x" } }), TypeError, "servers.u.url");
+  // A name that begins with another's and the separator: both would claim its tools' names.
+  const shadowing = (servers: string[], separator?: string) => () =>
+    hub({ servers: Object.fromEntries(servers.map((n) => [n, transport])), separator });
+  assertThrows(
+    shadowing(["a__b", "x", "a"]),
+    TypeError,
+    `hub servers.a__b: a server name must not begin with another's ("a") and the separator "__"`,
+  );
+  assertThrows(shadowing(["gh", "gh--x--y"], "--"), TypeError, `another's ("gh")`);
+  assertThrows(shadowing(["a__b", "a__b__c"]), TypeError, `another's ("a__b")`);
   assertThrows(
     () => hub({ servers: { s: { command: "node", requestTimeot: 5 } as never } }),
     TypeError,

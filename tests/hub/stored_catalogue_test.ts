@@ -9,7 +9,7 @@ import { memoryStore } from "../../cache/memory.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { hub } from "../../hub/hub.ts";
 import { SEARCH_TOOLS } from "../../hub/lazy.ts";
-import { checkStored } from "../../hub/_stored.ts";
+import { checkStored, MAX_STORED_BYTES } from "../../hub/_stored.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, scriptCommand, test } from "../_harness.ts";
 import { runJsonProcess } from "../_json_process.ts";
@@ -153,6 +153,19 @@ test("stored catalogue: what a store holds is checked like a server's answer", (
     ],
   ];
   for (const [why, value] of table) assertEquals(checkStored(value, now), why, why);
+  // Its size is bounded without writing it as JSON: past 16 MiB (in a schema, any field) it
+  // is refused, at any depth; a deep schema within the bound passes without overflowing.
+  const schema = (inner: unknown) => ({ ...good, tools: [{ name: "a", inputSchema: inner }] });
+  const wide = { type: "object", enum: Array.from({ length: 300 }, () => "x".repeat(60_000)) };
+  assertEquals(checkStored(schema(wide), now), `more than ${MAX_STORED_BYTES} bytes`);
+  let deep: Record<string, unknown> = { big: "y".repeat(MAX_STORED_BYTES) };
+  for (let i = 0; i < 100_000; i++) deep = { items: deep };
+  assertEquals(checkStored(schema(deep), now), `more than ${MAX_STORED_BYTES} bytes`);
+  let nested: Record<string, unknown> = { type: "string" };
+  for (let i = 0; i < 100_000; i++) nested = { items: nested };
+  assertEquals(typeof checkStored(schema(nested), now), "object");
+  const near = { type: "object", enum: Array.from({ length: 200 }, () => "x".repeat(60_000)) };
+  assertEquals(typeof checkStored(schema(near), now), "object", "12 MB is within the bound");
 });
 
 test("stored catalogue: past its ttl a catalogue is learnt again; within it, not", async () => {
