@@ -33,7 +33,9 @@ const ADAPTERS = {
 };
 /** Unscored upstream, required here (issue 5). */
 const ALSO_REQUIRED = new Set(["json-schema-2020-12-preservation"]);
-const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", DENO_NO_UPDATE_CHECK: "1" };
+// No FORCE_COLOR at all: Deno turns colours on when it is set to anything, "0" included.
+const { FORCE_COLOR: _forced, ...inherited } = process.env;
+const env = { ...inherited, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
 
 // --- arguments ---------------------------------------------------------------------------
 

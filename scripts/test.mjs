@@ -5,7 +5,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runStreaming } from "./_stream.mjs";
 
-const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", DENO_NO_UPDATE_CHECK: "1" };
+// No colours: NO_COLOR, and no FORCE_COLOR at all, since Deno turns colours on when
+// FORCE_COLOR is set to anything, "0" included (and its children inherit it).
+const { FORCE_COLOR: _forced, ...inherited } = process.env;
+const env = { ...inherited, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
 const bin = (name) => join("node_modules", ".bin", name);
 const DENO_ALLOW = [
   "--allow-read",
