@@ -13,13 +13,11 @@ import * as oauth from "oauth4webapi";
 import { McpError } from "../protocol/errors.ts";
 import { serverDelay, startTimer } from "../clock/timer.ts";
 import type { AuthTracker } from "./auth_status.ts";
-import { chooseAuthMethod, clientAuthentication, type TokenClient } from "./client_auth.ts";
+import { clientAuthentication } from "./client_auth.ts";
 import type { Discovery } from "./discovery.ts";
 import type { DpopSigner } from "./dpop.ts";
-import type { InteractiveContext, InteractiveNeed } from "./_interactive.ts";
-import { loginScopes } from "./authorize.ts";
+import { type InteractiveContext, type InteractiveNeed, prepareLogin } from "./_interactive.ts";
 import type { DeviceCode } from "./options.ts";
-import { resolveClient } from "./registration.ts";
 import type { TokenSet } from "./store.ts";
 import { type TokenContext, withNonceRetry } from "./token.ts";
 import { processTokenResponse } from "./token_response.ts";
@@ -91,34 +89,10 @@ export async function authorizeWithDevice(
     );
   }
   checkEndpoint(new URL(endpoint), "device authorization endpoint");
-  const registration = await resolveClient({
-    issuer: d.issuer,
-    metadata: d.metadata,
+  const { client, scopes } = await prepareLogin(ctx, session, d, need, {
     redirectUri: "",
-    store: ctx.store,
-    client: ctx.client,
-    clientMetadataUrl: o.clientMetadataUrl,
-    clientMetadata: o.clientMetadata,
-    fetch: ctx.fetch,
-    signal,
-    now,
     flow: "device",
-  });
-  const client: TokenClient = {
-    clientId: registration.clientId,
-    clientSecret: registration.clientSecret,
-    method: chooseAuthMethod(
-      registration.tokenEndpointAuthMethod,
-      registration.clientSecret !== undefined,
-      d.metadata,
-    ),
-  };
-  const scopes = loginScopes({
-    configured: ctx.configured,
-    need,
-    session,
-    discovery: d,
-    offlineAccess: o.offlineAccess,
+    signal,
   });
   const scope = scopes?.join(" ");
   const params = new URLSearchParams({ resource: d.resource });

@@ -92,6 +92,51 @@ export async function exchangeCode(
   return { ...tokens, issuer: pending.issuer, clientId: client.clientId };
 }
 
+/**
+ * What both user flows settle before they ask the user: the client (pre-registered, by
+ * metadata document or registered now), how it authenticates at the token endpoint, and the
+ * scopes to ask for.
+ */
+export async function prepareLogin(
+  ctx: InteractiveContext,
+  session: { scopes?: string[] },
+  d: Discovery,
+  need: InteractiveNeed,
+  login: { redirectUri: string; flow?: "device"; signal: AbortSignal },
+): Promise<{ client: TokenClient; scopes?: string[] }> {
+  const o = ctx.options;
+  const registration = await resolveClient({
+    issuer: d.issuer,
+    metadata: d.metadata,
+    redirectUri: login.redirectUri,
+    store: ctx.store,
+    client: ctx.client,
+    clientMetadataUrl: o.clientMetadataUrl,
+    clientMetadata: o.clientMetadata,
+    fetch: ctx.fetch,
+    signal: login.signal,
+    now: ctx.now,
+    flow: login.flow,
+  });
+  const client: TokenClient = {
+    clientId: registration.clientId,
+    clientSecret: registration.clientSecret,
+    method: chooseAuthMethod(
+      registration.tokenEndpointAuthMethod,
+      registration.clientSecret !== undefined,
+      d.metadata,
+    ),
+  };
+  const scopes = loginScopes({
+    configured: ctx.configured,
+    need,
+    session,
+    discovery: d,
+    offlineAccess: o.offlineAccess,
+  });
+  return { client, scopes };
+}
+
 /** Runs one interactive authorization at `d`; resolves with the tokens and scopes asked. */
 export async function authorizeInteractively(
   ctx: InteractiveContext,
@@ -113,35 +158,12 @@ export async function authorizeInteractively(
   const listener = o.callback ? await o.callback.listen({ signal }) : undefined;
   try {
     const redirectUri = listener?.redirectUri ?? o.redirectUri!;
-    const registration = await resolveClient({
-      issuer: d.issuer,
-      metadata: d.metadata,
-      redirectUri,
-      store,
-      client: ctx.client,
-      clientMetadataUrl: o.clientMetadataUrl,
-      clientMetadata: o.clientMetadata,
-      fetch: ctx.fetch,
-      signal,
-      now,
-    });
-    const method = chooseAuthMethod(
-      registration.tokenEndpointAuthMethod,
-      registration.clientSecret !== undefined,
-      d.metadata,
-    );
-    const scopes = loginScopes({
-      configured: ctx.configured,
-      need,
-      session,
-      discovery: d,
-      offlineAccess: o.offlineAccess,
-    });
+    const { client, scopes } = await prepareLogin(ctx, session, d, need, { redirectUri, signal });
     const { url, pending } = await startAuthorization({
       issuer: d.issuer,
       metadata: d.metadata,
-      clientId: registration.clientId,
-      tokenEndpointAuthMethod: method,
+      clientId: client.clientId,
+      tokenEndpointAuthMethod: client.method,
       redirectUri,
       resource: d.resource,
       scopes,
@@ -198,11 +220,12 @@ export async function authorizeInteractively(
       // The pending record is used once: forget it before the exchange.
       await store.deletePending(pending.state);
       try {
-        const tokens = await exchangeCode(pending, result, {
-          clientId: registration.clientId,
-          clientSecret: registration.clientSecret,
-          method,
-        }, { fetch: ctx.fetch, signal, dpop, now });
+        const tokens = await exchangeCode(pending, result, client, {
+          fetch: ctx.fetch,
+          signal,
+          dpop,
+          now,
+        });
         exchanged.resolve();
         return { tokens, scopes };
       } catch (error) {
