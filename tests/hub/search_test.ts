@@ -3,7 +3,8 @@
 // first, `select:`, partial words and one typo, and the index kept while the catalogue is
 // the same.
 import { createToolIndex, indexCache, searchTools } from "../../hub/search.ts";
-import { stem, terms } from "../../hub/_terms.ts";
+import { stem } from "../../hub/_porter.ts";
+import { terms } from "../../hub/_terms.ts";
 import type { Tool } from "../../client/types.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { walkGraph } from "../edge/_graph.ts";
