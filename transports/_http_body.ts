@@ -121,30 +121,55 @@ async function gather(
   // at once, so the chunks of a body at the limit are never alive beside their joined copy
   // (Bun frees a read chunk only at its next collection).
   const reader = response.body.getReader();
-  let first: Uint8Array | undefined; // a body of one chunk is used as it is
+  const joined: Joined = {}; // a body of one chunk is used as it is
   while (true) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (value.byteLength === 0) continue;
-    if (carry.length + (first?.byteLength ?? 0) + value.byteLength > limit) {
-      carry.clear();
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    if (first === undefined && carry.length === 0) {
-      first = value;
-      continue;
-    }
-    if (first !== undefined) {
-      carry.append(first);
-      releaseChunk(first);
-      first = undefined;
-    }
-    carry.append(value);
-    releaseChunk(value);
+    if (value.byteLength > 0) await join(joined, value, carry, limit, reader, releaseChunk);
   }
+  const first = joined.first;
   if (first !== undefined) return { bytes: first, owned: false };
   return { bytes: carry.view(), owned: true, free: () => carry.clear() };
+}
+
+/** The chunks of a body of unknown length read so far, besides those joined in the carry. */
+interface Joined {
+  /** The first chunk, kept as it is while it is the only one (most bodies are). */
+  first?: Uint8Array;
+}
+
+/**
+ * Takes one non-empty chunk of a body of unknown length: refused (the read cancelled) when the
+ * body would pass `limit`, kept as it is when it is the first, else joined into `carry` (with
+ * the first chunk before it). `joinedChunk` is told of each chunk once it is copied.
+ *
+ * @returns Whether the chunk was kept as it is.
+ */
+async function join(
+  joined: Joined,
+  value: Uint8Array,
+  carry: ByteCarry,
+  limit: number,
+  reader: { cancel(): Promise<void> },
+  joinedChunk?: (chunk: Uint8Array) => void,
+): Promise<boolean> {
+  if (carry.length + (joined.first?.byteLength ?? 0) + value.byteLength > limit) {
+    carry.clear();
+    await reader.cancel().catch(() => {});
+    throw tooLarge(limit);
+  }
+  if (joined.first === undefined && carry.length === 0) {
+    joined.first = value;
+    return true;
+  }
+  if (joined.first !== undefined) {
+    carry.append(joined.first);
+    joinedChunk?.(joined.first);
+    joined.first = undefined;
+  }
+  carry.append(value);
+  joinedChunk?.(value);
+  return false;
 }
 
 /** A BYOB reader of `body`, or `undefined` when it is not a byte stream. */
@@ -169,35 +194,18 @@ async function readChunked(
   limit: number,
 ): Promise<Uint8Array | undefined> {
   let buffer = new ArrayBuffer(FIRST_READ);
-  let first: Uint8Array | undefined;
+  const joined: Joined = {};
   for (;;) {
     const { done, value } = await reader.read(new Uint8Array(buffer));
     if (done || value === undefined) {
+      const first = joined.first;
       if (first === undefined) return carry.length === 0 ? new Uint8Array(0) : undefined;
       // A tight copy: the read buffer is larger than a short body.
       return first.byteLength === first.buffer.byteLength ? first : first.slice();
     }
-    if (value.byteLength === 0) {
-      buffer = value.buffer as ArrayBuffer;
-      continue;
-    }
-    if (carry.length + (first?.byteLength ?? 0) + value.byteLength > limit) {
-      carry.clear();
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    if (first === undefined && carry.length === 0) {
-      // Kept as it is: the next read goes into a fresh, larger buffer.
-      first = value;
-      buffer = new ArrayBuffer(LARGE_BODY);
-      continue;
-    }
-    if (first !== undefined) {
-      carry.append(first);
-      first = undefined;
-    }
-    carry.append(value);
-    buffer = value.buffer as ArrayBuffer;
+    // A chunk kept as it is holds its buffer: the next read goes into a fresh, larger one.
+    const kept = value.byteLength > 0 && await join(joined, value, carry, limit, reader);
+    buffer = kept ? new ArrayBuffer(LARGE_BODY) : value.buffer as ArrayBuffer;
   }
 }
 
