@@ -19,12 +19,17 @@
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { isTask, parseTask, type Task } from "../../protocol/tasks.ts";
 import { isObject } from "../_json.ts";
-import { nonEmpty, requestOptions } from "../requests/_checks.ts";
+import { requestOptions } from "../requests/_checks.ts";
 import { requestWithInput } from "../requests/mrtr.ts";
 import { callTool, toolResult } from "../requests/requests.ts";
-import type { CallOptions, ToolCallOptions, ToolResult } from "../types.ts";
+import type { CallOptions, ToolResult } from "../types.ts";
 import { type TaskContext, taskOf, withTasksMeta } from "./_context.ts";
-import { checkTaskOptions, serverRunsToolTasks, taskRequired, taskSupport } from "./call_rules.ts";
+import {
+  serverRunsToolTasks,
+  type TaskCallOptions,
+  taskRequired,
+  taskSupport,
+} from "./call_rules.ts";
 import { awaitTask } from "./await.ts";
 import { cancelTask } from "./tasks.ts";
 
@@ -35,23 +40,23 @@ const LATE_CANCEL_WAIT = 5_000;
 
 /**
  * Calls a tool, running it as a server task where the era, the server and the tool say so.
+ * Its name, arguments and options were checked by `routeToolCall`, the only caller.
  *
  * @param ctx The client.
  * @param name The tool.
  * @param args Its arguments.
- * @param options The call options, `task`, `taskTtl` and `onStatus`.
+ * @param checked The checked call options, `task`, `taskTtl` and `onStatus`.
+ * @param started When the call began (its time runs from there).
  * @returns The tool result, or the task with `task: "return"`.
  */
 export async function callToolTask(
   ctx: TaskContext,
   name: string,
   args: Record<string, unknown> | undefined,
-  options?: ToolCallOptions,
+  checked: TaskCallOptions,
+  started: number,
 ): Promise<ToolResult | Task> {
-  nonEmpty("name", name);
-  if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
-  const { task, taskTtl, onStatus, call } = checkTaskOptions(options);
-  const started = Date.now();
+  const { task, taskTtl, onStatus, call } = checked;
   const budget = call.timeout ?? ctx.requestTimeout;
   const left = () => Math.max(1, budget - (Date.now() - started));
   if (task === undefined) {

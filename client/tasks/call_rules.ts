@@ -43,8 +43,16 @@ export function serverRunsToolTasks(capabilities: JsonObject): boolean {
   return isObject(tools) && tools.call !== undefined && tools.call !== false;
 }
 
+/** A call's task options, checked, and the rest of its options. */
+export interface TaskCallOptions {
+  task: TaskMode | undefined;
+  taskTtl: number | undefined;
+  onStatus: ((task: Task) => void) | undefined;
+  call: CallOptions;
+}
+
 /** What a call without options runs with (checked once; never handed out to change). */
-const NO_TASK_OPTIONS = Object.freeze({
+const NO_TASK_OPTIONS: TaskCallOptions = Object.freeze({
   task: undefined,
   taskTtl: undefined,
   onStatus: undefined,
@@ -52,7 +60,7 @@ const NO_TASK_OPTIONS = Object.freeze({
 });
 
 /** The task options of a call, checked, and the rest of its options. */
-export function checkTaskOptions(options: ToolCallOptions | undefined) {
+export function checkTaskOptions(options: ToolCallOptions | undefined): TaskCallOptions {
   // The common call has no options: nothing to split or check.
   if (options === undefined) return NO_TASK_OPTIONS;
   if (!isObject(options)) throw new TypeError("options must be an object");

@@ -32,7 +32,8 @@ export async function routeToolCall(
 ): Promise<ToolResult | Task> {
   nonEmpty("name", name);
   if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
-  const { task, call } = checkTaskOptions(options);
+  const checked = checkTaskOptions(options);
+  const { task, call } = checked;
   const started = Date.now();
   const budget = call.timeout ?? ctx.requestTimeout;
   if (task === undefined && ctx.requester.era() === "legacy") await ctx.requester.ready(budget);
@@ -42,9 +43,7 @@ export async function routeToolCall(
   ) {
     const { callToolTask } = await import("./call.ts");
     // What the wait for the handshake took comes off the call's time.
-    const waited = Date.now() - started;
-    const timeout = waited === 0 ? options : { ...options, timeout: Math.max(1, budget - waited) };
-    return await callToolTask(ctx, name, args, timeout);
+    return await callToolTask(ctx, name, args, checked, started);
   }
   return await callTool(ctx.requester, name, args, call).catch((error) => {
     throw taskRequired(name, error);
