@@ -67,11 +67,18 @@ function setup() {
     existsSync(pidFile) ? readFileSync(pidFile, "utf8").split("\n").filter(Boolean) : [];
   const run = (args: string[], configDir = config.dir) =>
     runCli([...args, "--config", file], { configDir });
+  /** `connect fixture --json` (with `extra` flags), checked; its JSON report. */
+  const connect = async (...extra: string[]) => {
+    const result = await run(["connect", "fixture", ...extra, "--json"]);
+    assertEquals(result.code, 0, result.stdout + result.stderr);
+    return JSON.parse(result.stdout);
+  };
   return {
     config,
     file,
     starts,
     run,
+    connect,
     async dispose() {
       await runCli(["disconnect", "--all"], { configDir: config.dir });
       config.dispose();
@@ -102,9 +109,7 @@ test(
   async () => {
     const s = setup();
     try {
-      const connect = await s.run(["connect", "fixture", "--json"]);
-      assertEquals(connect.code, 0, connect.stdout + connect.stderr);
-      const kept = JSON.parse(connect.stdout);
+      const kept = await s.connect();
       assertEquals(kept.server, "fixture");
       assertEquals(s.starts().length, 1);
       // The socket: owner-only, in an owner-only folder, named by a digest (no user text).
@@ -199,9 +204,7 @@ test(
 test("cli keep: the idle timeout ends the session and removes its socket", async () => {
   const s = setup();
   try {
-    const connect = await s.run(["connect", "fixture", "--idle", "1500ms", "--json"]);
-    assertEquals(connect.code, 0, connect.stdout + connect.stderr);
-    const { pid, socket } = JSON.parse(connect.stdout);
+    const { pid, socket } = await s.connect("--idle", "1500ms");
     assert(existsSync(socket), "listening");
     await until("the socket is removed", () => !existsSync(socket), 20_000);
     await until("the session process has ended", () => !alive(pid));
@@ -219,9 +222,7 @@ test(
   async () => {
     const s = setup();
     try {
-      const connect = await s.run(["connect", "fixture", "--json"]);
-      assertEquals(connect.code, 0, connect.stdout + connect.stderr);
-      const { pid, socket } = JSON.parse(connect.stdout);
+      const { pid, socket } = await s.connect();
       process.kill(pid, "SIGKILL");
       await until("the session process has ended", () => !alive(pid));
       assert(existsSync(socket), "its socket is left behind");
@@ -240,8 +241,7 @@ test(
 test("cli keep: call --max-chars and read-result go through the session", async () => {
   const s = setup();
   try {
-    const connect = await s.run(["connect", "fixture", "--json"]);
-    assertEquals(connect.code, 0, connect.stdout + connect.stderr);
+    await s.connect();
     const log = Array.from({ length: 400 }, (_, i) => `line ${i}: all well`).join("\n");
     const call = await s.run([
       "call",
@@ -278,9 +278,7 @@ test(
   async () => {
     const s = setup();
     try {
-      const connect = await s.run(["connect", "fixture", "--json"]);
-      assertEquals(connect.code, 0, connect.stdout + connect.stderr);
-      const { pid, socket } = JSON.parse(connect.stdout);
+      const { pid, socket } = await s.connect();
       const raw = await runJson([...RAW.args, socket]);
       const replies = raw as {
         id?: number;
