@@ -12,6 +12,7 @@ import process from "node:process";
 import { assert, assertEquals, assertStringIncludes, scriptCommand, test } from "../_harness.ts";
 import { parseArgs } from "../../cli/_args.ts";
 import { answerRule, rootsOf } from "../../cli/_answers.ts";
+import { checkedUrl } from "../../cli/_form.ts";
 import { lineReader } from "../../cli/_line_reader.ts";
 import { EVERYTHING_STDIO, runCli, tempConfig } from "./_helpers.ts";
 
@@ -317,3 +318,23 @@ test(
   },
   { timeout: 90_000 },
 );
+
+test("cli parts: a URL request opens only http(s) links without credentials", () => {
+  const refused = (raw: unknown, needle: string) => {
+    const checked = checkedUrl(raw);
+    assert(typeof checked === "string", `${String(raw)} was accepted`);
+    assertStringIncludes(checked, needle);
+  };
+  refused("javascript:alert(1)", "scheme");
+  refused("file:///etc/passwd", "scheme");
+  refused("data:text/html,<script>alert(1)</script>", "scheme");
+  refused("https://user:secret@example.com/consent", "credentials");
+  refused("https://:secret@example.com/", "credentials");
+  refused("not a url", "not valid");
+  refused(42, "no URL");
+  // The scheme a server names is shown inert.
+  const odd = checkedUrl("x\u001b[2J:payload");
+  assert(typeof odd === "string" && !odd.includes("\u001b"), String(odd));
+  const ok = checkedUrl("https://example.com/consent?state=1");
+  assert(ok instanceof URL && ok.href === "https://example.com/consent?state=1");
+});
