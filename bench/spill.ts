@@ -43,7 +43,13 @@ import {
 const MIB = 1024 * 1024;
 const SIZES: [string, number][] = [["10 KB", 10_000], ["1 MB", 1_000_000], ["10 MiB", 10 * MIB]];
 
-/** A result of about `bytes` characters: a log (text) or rows (JSON). */
+/**
+ * A result of about `bytes` characters, a log (text) or rows (JSON), as a client holds it:
+ * its strings flat, as the parser makes them (a string built by concatenation is a rope the
+ * engine would flatten, and copy, the first time it is written: a cost of the benchmark,
+ * not of spilling). Each row is parsed on its own, so no whole JSON text is ever written
+ * before the measure (its freed pages would flatter the reading).
+ */
 function makeResult(kind: string, bytes: number): ToolResult {
   if (kind === "text") {
     const lines: string[] = [];
@@ -58,7 +64,7 @@ function makeResult(kind: string, bytes: number): ToolResult {
   const rows: { id: number; name: string; ok: boolean }[] = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
-    rows.push({ id: i, name: `row number ${i}`, ok: i % 2 === 0 });
+    rows.push(JSON.parse(`{"id":${i},"name":"row number ${i}","ok":${i % 2 === 0}}`));
     size += 40;
   }
   return { content: [], structuredContent: { rows }, isError: false };

@@ -1,7 +1,8 @@
 /**
  * Spilling (loaded only when a client or hub spills): a shaped result over budget, or one
  * holding media, is kept whole behind a handle bound to the caller's identity, written to
- * its store a chunk at a time (a big JSON value is written in pieces, never as one string);
+ * its store a chunk at a time (each chunk a slice of the text shaping measured: the JSON
+ * of structured content is written once, never again for the store);
  * the model's text keeps its head and tail around one line naming the rest and how to read
  * it, and each media block's line names how to read its data. Reading it back is
  * `read_result.ts`'s.
@@ -13,7 +14,6 @@ import { type CacheTarget, canonicalJson, digest } from "../cache/digest.ts";
 import { memoryStore } from "../cache/memory.ts";
 import { createSpillStore, newHandle, type SpillStore } from "../cache/spill_store.ts";
 import type { CacheStore } from "../cache/store.ts";
-import { jsonChunks } from "../protocol/json_length.ts";
 import {
   approxTokens,
   checkResult,
@@ -152,12 +152,12 @@ function* uncut(projection: Projection): Generator<string> {
 function jsonPart(
   projection: Projection,
 ): { part: Iterable<string> | { at: number; length: number }; apart: number } | undefined {
-  const { segments, jsonSegment, jsonLength } = projection;
+  const { segments, jsonSegment, jsonApart } = projection;
   if (jsonSegment !== undefined) {
     let at = 0;
     for (let i = 0; i < jsonSegment; i++) at += segments[i].length + 1;
     return { part: { at, length: segments[jsonSegment].length }, apart: 0 };
   }
-  if (jsonLength === undefined) return undefined;
-  return { part: jsonChunks(projection.json), apart: jsonLength };
+  if (jsonApart === undefined) return undefined;
+  return { part: jsonApart.pieces(), apart: jsonApart.length };
 }

@@ -4,7 +4,9 @@
  * by its structure on one line: its kind and size, its keys (each member briefly), the first items of its biggest
  * array (each whole, each short) and the JSON path to page through it with `read_result`.
  * Nothing in a summary is a cut value: a value is quoted whole or named by its kind and
- * size. Pure, and it never writes a big value's JSON text to measure it.
+ * size. Pure. The structured content's JSON text is written once, by the engine, and that
+ * one text is measured, sanitised (no copy when clean) and kept (`jsonSegment`); a summary
+ * never writes a big value's text.
  *
  * @module
  */
@@ -184,49 +186,90 @@ export function sameJson(a: unknown, b: unknown): boolean {
     keys.every((key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]));
 }
 
-/** A JSON text up to this long is kept as a string; a longer one is written when needed. */
-const KEEP_JSON = 64 * 1024;
-
 /** The line of structured content that has no JSON text (a cycle, a `BigInt`). */
 const NOT_JSON = "[structured content that is not JSON]";
 
+/** What {@linkcode jsonSegment} measured of the structured content. */
+export interface JsonMeasure {
+  /** Its segment: its sanitised JSON text, or a reference line when it has no JSON text. */
+  segment: Segment;
+  /** The length of its raw JSON text (before sanitising). */
+  raw?: number;
+  /** Its raw JSON text when that is one string (not when it was written in pieces). */
+  rawText?: string;
+  /** Its raw JSON text, in pieces (written again when it was written in pieces). */
+  rawPieces?: () => Iterable<string>;
+  /** Whether sanitising changed nothing (the segment's text is the raw JSON text). */
+  clean: boolean;
+}
+
 /**
- * The segment of the structured content: its JSON text measured a piece at a time (kept as
- * a string only when short, else written again when needed), the raw text's length, and
- * whether sanitising changed nothing (`clean`: the segment's text is the raw JSON text).
+ * The segment of the structured content. Its JSON text is written once, by the engine
+ * (`JSON.stringify`: native, and for ASCII one flat one-byte string), measured and kept as
+ * the segment's text, and sanitised without a copy when it is plain printable ASCII;
+ * spilling writes it to its store as slices of that one string. Only a value the engine
+ * cannot write (nested too deep for its stack, or too long for one string) is written by a
+ * walk a piece at a time ({@linkcode jsonChunks}), measured, and written again when needed.
  *
  * @param value The structured content.
  * @returns The segment (a reference line when it has no JSON text), and what it measured.
  */
-export function jsonSegment(
-  value: unknown,
-): { segment: Segment; raw?: number; clean: boolean } {
+export function jsonSegment(value: unknown): JsonMeasure {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? "null";
+  } catch (error) {
+    if (error instanceof RangeError) return walked(value);
+    return notJson();
+  }
+  const clean = sanitizeWhole(text);
+  return {
+    segment: { kind: "json", length: clean.length, text: clean, value },
+    raw: text.length,
+    rawText: text,
+    rawPieces: () => [text],
+    clean: clean === text,
+  };
+}
+
+function notJson(): JsonMeasure {
+  return { segment: { kind: "ref", length: NOT_JSON.length, text: NOT_JSON }, clean: false };
+}
+
+/** {@linkcode jsonSegment} of a value too deep or too long for `JSON.stringify`: walked. */
+function walked(value: unknown): JsonMeasure {
   let length = 0;
   let raw = 0;
   let clean = true;
-  let kept: string | undefined = "";
   try {
     for (const piece of sanitizePieces(jsonChunks(value), (chunk) => raw += chunk.length)) {
       length += piece.clean.length;
       if (piece.clean !== piece.raw) clean = false;
-      if (kept !== undefined) kept = length <= KEEP_JSON ? kept + piece.clean : undefined;
     }
   } catch {
-    return {
-      segment: { kind: "ref", length: NOT_JSON.length, text: NOT_JSON },
-      clean: false,
-    };
+    return notJson();
   }
-  if (raw === 0) kept = "null";
-  const segment: Segment = kept !== undefined
-    ? { kind: "json", length: kept.length, text: kept, value }
-    : {
-      kind: "json",
-      length,
-      value,
-      pieces: () => mapPieces(sanitizePieces(jsonChunks(value)), (p) => p.clean),
-    };
-  return { segment, raw: raw === 0 ? 4 : raw, clean };
+  const segment: Segment = {
+    kind: "json",
+    length,
+    value,
+    pieces: () => mapPieces(sanitizePieces(jsonChunks(value)), (p) => p.clean),
+  };
+  return { segment, raw, rawPieces: () => jsonChunks(value), clean };
+}
+
+/** Text outside printable ASCII: what some rule of `sanitizeText` may change. */
+const NOT_PLAIN = /[^\x20-\x7E]/;
+
+/**
+ * `sanitizeText` of a long text, handed back as it is (no copy) when it is plain printable
+ * ASCII or no piece changed; else sanitised in pieces ({@linkcode sanitizePieces}) of
+ * slices of it, to bound the regexes' memory.
+ */
+function sanitizeWhole(text: string): string {
+  if (!NOT_PLAIN.test(text)) return text;
+  const pieces = [...sanitizePieces(text.match(/[\s\S]{1,16384}/g)!)];
+  return pieces.every((p) => p.clean === p.raw) ? text : pieces.map((p) => p.clean).join("");
 }
 
 function* mapPieces<T>(pieces: Iterable<T>, map: (piece: T) => string): Generator<string> {

@@ -160,8 +160,11 @@ export interface Projection {
    * structured content's when sanitising left it as it was, else the first JSON text's.
    */
   jsonSegment?: number;
-  /** The length of the structured content's JSON text, when no segment holds it as it is. */
-  jsonLength?: number;
+  /**
+   * The structured content's JSON text, when no segment holds it as it is (sanitising
+   * changed it): its length, and its text in pieces.
+   */
+  jsonApart?: { length: number; pieces: () => Iterable<string> };
   /** The base64 data of each media block (image, audio, blob), in order. */
   media: string[];
 }
@@ -176,8 +179,8 @@ const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 /**
  * The uncut projection of a result, as {@linkcode shapeResult} joins it (its text is the
- * segments' texts joined with `\n`). A big structured content is measured, not written:
- * its segment writes its text a piece at a time when asked.
+ * segments' texts joined with `\n`). The structured content's JSON text is written once,
+ * by the engine, and kept as its segment's text (see `jsonSegment`).
  *
  * @param result The tool result.
  * @param options How media lines say to read their data.
@@ -199,7 +202,7 @@ export function project(result: ToolResult, options: ProjectOptions = {}): Proje
       const text = typeof block.text === "string" ? block.text : "";
       // The same text as the structured content's JSON needs no parse to be known.
       const same = json?.raw !== undefined && text.length === json.raw &&
-        sameText(text, structured);
+        (json.rawText !== undefined ? text === json.rawText : sameText(text, structured));
       const parsed = same ? { ok: true as const, value: structured } : parseJson(text);
       if (json !== undefined && parsed.ok && (same || sameJson(parsed.value, structured))) {
         if (placed < 0) placed = segments.push(json.segment) - 1;
@@ -233,8 +236,8 @@ export function project(result: ToolResult, options: ProjectOptions = {}): Proje
     isError,
     json: structured !== undefined ? structured : firstJson,
     ...(at >= 0 ? { jsonSegment: at } : {}),
-    ...(structured !== undefined && at < 0 && json?.raw !== undefined
-      ? { jsonLength: json.raw }
+    ...(structured !== undefined && at < 0 && json?.raw !== undefined && json.rawPieces
+      ? { jsonApart: { length: json.raw, pieces: json.rawPieces } }
       : {}),
     media,
   };
