@@ -41,6 +41,8 @@ export interface Flags {
   grep?: string;
   /** A subtree of the JSON (`read-result`). */
   jsonPath?: string;
+  /** The base64 data of this media block (`read-result`). */
+  media?: number;
   /** Do not try to open a browser (`login`). */
   noBrowser: boolean;
   /** Log in with the device flow (`login`). */
@@ -89,6 +91,7 @@ const VALUE_FLAGS = new Set([
   "--length",
   "--grep",
   "--json-path",
+  "--media",
   "--profile",
   "--out",
   "--idle",
@@ -248,14 +251,16 @@ function setFlag(flags: Flags, name: string, value: string | undefined): void {
       return;
     case "--max-chars":
     case "--offset":
-    case "--length": {
+    case "--length":
+    case "--media": {
       const n = Number(value);
-      const least = name === "--offset" ? 0 : name === "--length" ? 1 : 200;
+      const least = name === "--offset" || name === "--media" ? 0 : name === "--length" ? 1 : 200;
       if (!Number.isSafeInteger(n) || n < least) {
         throw new TypeError(`${name} takes a whole number, at least ${least}, not ${value}`);
       }
       if (name === "--max-chars") flags.maxChars = n;
       else if (name === "--offset") flags.offset = n;
+      else if (name === "--media") flags.media = n;
       else flags.length = n;
       return;
     }

@@ -64,7 +64,16 @@ const METHODS: Record<string, Method> = {
 };
 
 /** The request options a command may pass (the session adds its own signal and progress). */
-const OPTIONS = new Set(["refresh", "shape", "maxChars", "offset", "length", "grep", "jsonPath"]);
+const OPTIONS = new Set([
+  "refresh",
+  "shape",
+  "maxChars",
+  "offset",
+  "length",
+  "grep",
+  "jsonPath",
+  "media",
+]);
 const COMPLETE_OPTIONS = new Set(["context"]);
 
 function pickOptions(method: string, given: unknown): Record<string, unknown> {

@@ -82,9 +82,11 @@ Ctrl-C cancels the call. --task runs it as a server task and waits for its resul
 tool's arguments: their types, whether each is required, and what each is for.
 
 --max-chars N prints the result as a model would get it: one text of at most N characters.
-A longer result is kept whole in the results folder of the config directory, and the text
-shows its head and tail and a line naming its handle; the handle is printed last, and
-conduit-mcp read-result <handle> (with the same server) reads the rest.
+A longer result, or one with media, is kept whole in the results folder of the config
+directory, and the text shows its head and tail and a line naming its handle (each media
+block a line with its type and size); the handle is printed last, and
+conduit-mcp read-result <handle> (with the same server) reads the rest (--media N: a media
+block's base64 data).
 
 Exit code 1 when the tool reports an error (isError).
 `,
@@ -178,32 +180,40 @@ export const READ_RESULT_COMMAND: Command = {
   words: true,
   summary: "Read a result a call kept (call --max-chars)",
   help:
-    `Usage: conduit-mcp read-result <handle> [--offset N] [--length N] [--grep TEXT] [--json-path PATH] ${SERVER_USAGE}
+    `Usage: conduit-mcp read-result <handle> [--offset N] [--length N] [--grep TEXT | --json-path PATH | --media N] ${SERVER_USAGE}
 
-Reads a result that call --max-chars kept whole because it was over budget: the text from
---offset (default 0), at most --length characters (default 8000); with --grep, the lines
-holding TEXT (any case) and two lines around each, numbered; with --json-path, a part of
-its JSON ($, .key, ["key"], [3], [0:20]). Give the same server as the call: the handle is
-bound to its identity. Where the next page starts is printed last (on standard error).
---json prints { text, offset, total, nextOffset }.
+Reads a result that call --max-chars kept whole because it was over budget or held media:
+the text from --offset (default 0), at most --length characters (default 8000); with
+--grep, the lines holding TEXT (any case) and two lines around each, numbered; with
+--json-path, a part of its JSON ($, .key, ["key"], [3], [0:20]); with --media N, the
+base64 data of the media block its text numbered N (an image, audio or a blob), paged the
+same way. Give the same server as the call: the handle is bound to its identity. Where the
+next page starts is printed last (on standard error). --json prints
+{ text, offset, total, nextOffset }.
 
-Exit code 1 when no result is kept under the handle (never made, expired, another identity's).
+Exit code 1 when no result is kept under the handle (never made, expired, another identity's)
+or it has no such media block.
 `,
-  run: (ctx) =>
-    withClient(ctx, async (client) => {
-      const [handle, ...extra] = ctx.parsed.words;
-      if (handle === undefined) {
-        throw new TypeError("read-result needs a handle: read-result <handle>");
-      }
-      if (extra.length > 0) {
-        throw new TypeError(`read-result takes one handle, not ${extra.length + 1}`);
-      }
-      const { offset, length, grep, jsonPath } = ctx.parsed.flags;
+  run: (ctx) => {
+    // Checked before anything is started.
+    const [handle, ...extra] = ctx.parsed.words;
+    if (handle === undefined) {
+      throw new TypeError("read-result needs a handle: read-result <handle>");
+    }
+    if (extra.length > 0) {
+      throw new TypeError(`read-result takes one handle, not ${extra.length + 1}`);
+    }
+    const { offset, length, grep, jsonPath, media } = ctx.parsed.flags;
+    if ([grep, jsonPath, media].filter((v) => v !== undefined).length > 1) {
+      throw new TypeError("read-result takes one of --grep, --json-path and --media");
+    }
+    return withClient(ctx, async (client) => {
       const page = await client.readResult(handle, {
         ...(offset === undefined ? {} : { offset }),
         ...(length === undefined ? {} : { length }),
         ...(grep === undefined ? {} : { grep }),
         ...(jsonPath === undefined ? {} : { jsonPath }),
+        ...(media === undefined ? {} : { media }),
       });
       if (ctx.parsed.flags.json) {
         printJson(ctx, page);
@@ -217,5 +227,6 @@ Exit code 1 when no result is kept under the handle (never made, expired, anothe
           : `characters ${page.offset} to ${end} of ${page.total}: next --offset ${page.nextOffset}\n`,
       );
       return EXIT.ok;
-    }, { spill: true }),
+    }, { spill: true });
+  },
 };
