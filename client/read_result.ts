@@ -11,6 +11,7 @@ import { McpError } from "../protocol/errors.ts";
 import type { SpillStore } from "../cache/spill_store.ts";
 import { isHandle } from "../cache/spill_store.ts";
 import { DEFAULT_MAX_CHARS, READ_RESULT } from "../governance/shape_names.ts";
+import { jsonChunks } from "../protocol/json_length.ts";
 import { atPath, grepLines } from "./_result_search.ts";
 import type { ReadResultOptions } from "./request_options.ts";
 import type { ReadResultPage, Tool, ToolResult } from "./shapes.ts";
@@ -168,7 +169,7 @@ export async function readSpilled(
         });
       }
       const value = JSON.parse(await store.slice(owner, handle, "j", 0, meta.jsonTotal));
-      derived = JSON.stringify(atPath(value, options.jsonPath!)) ?? "null";
+      derived = jsonText(atPath(value, options.jsonPath!));
     }
     return await page(
       derived.length,
@@ -178,6 +179,16 @@ export async function readSpilled(
     );
   }
   throw lastError;
+}
+
+/** The JSON text of a value (walked in pieces when too deep for `JSON.stringify`). */
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return [...jsonChunks(value)].join("");
+  }
 }
 
 async function page(

@@ -269,3 +269,43 @@ test("spill property: a JSON path gives back exactly the subtree of the structur
     { numRuns: 40 },
   );
 });
+
+test(
+  "spill: structured content nested deeper than an engine's JSON.stringify goes is kept whole and read back exactly",
+  async () => {
+    // 100 000 levels: past JSON.stringify's stack on Bun (there the value is walked in
+    // pieces), within it on Deno; either way the same text is kept and read back.
+    const depth = 100_000;
+    let value: unknown = { leaf: "é\u200B" };
+    for (let i = 0; i < depth; i++) value = { a: [value] };
+    const expected = '{"a":['.repeat(depth) + '{"leaf":"é"}' + "]}".repeat(depth);
+    const store = createSpillStore(memoryStore({ maxEntries: Infinity, maxBytes: Infinity }), {
+      ttlMs: 60_000,
+      maxBytes: 64 * 1024 * 1024,
+    });
+    const raw: ToolResult = { content: [], structuredContent: value, isError: false };
+    const shaped = await spillResult(raw, 2_000, store, "owner", 60_000);
+    assert(shaped.text.length <= 2_000, `${shaped.text.length}`);
+    assert(shaped.text.startsWith("[JSON object"), shaped.text.slice(0, 80));
+    const spilled = shaped.spilled!;
+    // The model's text is the sanitised JSON (the zero-width space dropped).
+    assertEquals(spilled.chars, expected.length);
+    const candidates = [{ store, owner: "owner" }];
+    const whole = await readAll(
+      (offset) => readSpilled(candidates, spilled.handle, { offset, length: 100_000 }),
+      spilled.chars,
+    );
+    assert(whole === expected, "the pages give the JSON text back");
+    // The raw JSON (the zero-width space in it) is kept apart for jsonPath.
+    const inner = depth - 3;
+    const subtree = "[" + '{"a":['.repeat(inner) + '{"leaf":"é\u200B"}' + "]}".repeat(inner) +
+      "]";
+    const part = await readSpilled(candidates, spilled.handle, {
+      jsonPath: "$.a[0].a[0].a",
+      length: 1_000_000,
+    });
+    assertEquals([part.total, part.nextOffset], [subtree.length, null]);
+    assert(part.text === subtree, "the subtree at the path");
+  },
+  { timeout: 120_000 },
+);
