@@ -11,7 +11,7 @@ import { McpError } from "../protocol/errors.ts";
 import type { SpillStore } from "../cache/spill_store.ts";
 import { isHandle } from "../cache/spill_store.ts";
 import { DEFAULT_MAX_CHARS, READ_RESULT } from "../governance/shape_names.ts";
-import { jsonChunks } from "../protocol/json_length.ts";
+import { jsonChunks } from "../protocol/json_chunks.ts";
 import { atPath, grepLines } from "./_result_search.ts";
 import type { ReadResultOptions } from "./request_options.ts";
 import type { ReadResultPage, Tool, ToolResult } from "./shapes.ts";

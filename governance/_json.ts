@@ -13,7 +13,7 @@
 
 import { sanitizeText } from "../protocol/text.ts";
 import type { Segment } from "./_shape_types.ts";
-import { jsonChunks } from "../protocol/json_length.ts";
+import { jsonChunks } from "../protocol/json_chunks.ts";
 
 /** The first characters of a summary line. */
 export const SUMMARY_PREFIX = "[JSON ";

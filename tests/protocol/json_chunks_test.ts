@@ -1,9 +1,11 @@
 // The JSON text of a value in pieces: the same text as JSON.stringify, byte for byte, for any
 // JSON value (unicode escapes, lone surrogates, -0, long strings cut into pieces), with
 // toJSON and boxed primitives as JSON.stringify treats them, nesting deeper than the call
-// stack allows, and the same TypeError for a cycle or a BigInt.
+// stack allows, and the same TypeError for a cycle or a BigInt. And jsonLength of a string,
+// counted without writing it, as JSON.stringify's length.
 import fc from "fast-check";
-import { jsonChunks } from "../../protocol/json_length.ts";
+import { jsonChunks } from "../../protocol/json_chunks.ts";
+import { jsonLength } from "../../protocol/json_length.ts";
 import { assert, assertEquals, assertThrows, test } from "../_harness.ts";
 
 const unicode = fc.string({ unit: "binary", maxLength: 60 });
@@ -108,4 +110,21 @@ test("jsonChunks: a cycle or a BigInt throws the TypeError JSON.stringify throws
   // The same object twice, not nested in itself, is no cycle.
   const shared = { x: 1 };
   assertEquals([...jsonChunks([shared, shared], 1)].join(""), '[{"x":1},{"x":1}]');
+});
+
+test("jsonLength: a string's JSON length, counted without writing it, is JSON.stringify's", () => {
+  fc.assert(
+    fc.property(fc.oneof(text, fc.array(lone).map((parts) => parts.join(""))), (s) => {
+      assertEquals(jsonLength(s), JSON.stringify(s).length, JSON.stringify(s));
+    }),
+    { numRuns: 2_000 },
+  );
+  // Quotes and backslashes counted in the loop, a control character or surrogate written.
+  for (const s of ['a"b\\c', "\u0001", "\uD800x", "😀", "\u2028é", ""]) {
+    assertEquals(jsonLength(s), JSON.stringify(s).length, JSON.stringify(s));
+  }
+  // A slice of a long text is measured as its own text.
+  const long = 'ab"c\\\né😀'.repeat(5_000);
+  assertEquals(jsonLength(long.slice(3, 40_003)), JSON.stringify(long.slice(3, 40_003)).length);
+  assertEquals(jsonLength('x"'.repeat(20_000)), 60_002);
 });
