@@ -15,12 +15,11 @@
  */
 import { dependencyMissing } from "../protocol/dependency_error.ts";
 import type { Engine, Grant } from "./_engine.ts";
-import { callbackUrl, handleCallback } from "./handle_callback.ts";
 import { type ClientCredentialsOptions, type OAuthOptions, principalOf } from "./options.ts";
 import { checkClientCredentialsOptions, checkOAuthOptions } from "./options_check.ts";
 import { memoryTokenStore, type TokenKey, type TokenStore } from "./store.ts";
 import { type AuthStatus, authTracker } from "./auth_status.ts";
-import { type FetchLike, oauthError } from "./_util.ts";
+import type { FetchLike } from "./_util.ts";
 import { recordingFetch } from "./recording_fetch.ts";
 import { createSecrets, SECRETS } from "../protocol/secrets.ts";
 import { holdTokenObservers, type TokenObserver } from "../protocol/token_events.ts";
@@ -159,6 +158,11 @@ function middleware(configured: Grant): OAuthMiddleware {
     })());
   wrap.handleCallback = (callback) => redacted(completeCallback(callback));
   const completeCallback = async (callback: string | URL) => {
+    // The callback's reader loads with the first callback, as the engine with the first request.
+    const [{ callbackUrl, handleCallback }, { oauthError }] = await Promise.all([
+      import("./handle_callback.ts"),
+      import("./_util.ts"),
+    ]);
     const url = callbackUrl(callback);
     secrets.add(url.searchParams.get("code") ?? undefined);
     // Only a loaded engine can have an authorization waiting for this callback.
