@@ -1,8 +1,8 @@
 /**
  * Private: credentials for the Streamable HTTP transport (the `auth` forms, the bearer
- * token, and the OAuth middleware around the transport's `fetch` for the OAuth forms),
- * and the `auth` errors of 401/403 answers (with the challenge through the one allow-list of
- * `challenge_summary.ts`). Nothing here puts a token or a full header in an error.
+ * token, and the OAuth middleware around the transport's `fetch` for the OAuth forms). The
+ * `auth` errors of 401/403 answers are in `_http_auth_error.ts`, loaded with the link.
+ * Nothing here puts a token or a full header in an error.
  *
  * @module
  */
@@ -12,7 +12,6 @@ import { checkKeys } from "../protocol/option_keys.ts";
 import { type OAuthMiddleware, withClientCredentials, withOAuth } from "../oauth/middleware.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "../oauth/options.ts";
 import { checkClientCredentialsOptions, checkOAuthOptions } from "../oauth/options_check.ts";
-import { describeChallenge, safeChallenge } from "./challenge_summary.ts";
 import type { FetchLike } from "./_http.ts";
 
 /**
@@ -153,20 +152,4 @@ async function callTokenFunction(auth: () => unknown): Promise<string> {
     });
   }
   return token;
-}
-
-/** The `McpError` for a 401 or 403: kind `auth`, with the status and a safe challenge. */
-export function authError(response: Response, what: string): McpError {
-  const summary = safeChallenge(response.headers.get("www-authenticate"));
-  const status = response.status;
-  return new McpError(
-    `The server refused ${what} with HTTP ${status} (${
-      status === 401 ? "unauthorized" : "forbidden"
-    }; ${describeChallenge(summary)})`,
-    {
-      kind: "auth",
-      reason: status === 401 ? "unauthorized" : "forbidden",
-      data: { status, challenge: summary },
-    },
-  );
 }
