@@ -56,6 +56,7 @@ import "./client/requests_test.ts";
 import "./client/session_test.ts";
 import "./client/stdio_client_test.ts";
 import "./client/subscriptions_test.ts";
+import "./client/listen_lazy_test.ts";
 import "./client/tasks_legacy_test.ts";
 import "./client/tasks_modern_test.ts";
 import "./client/list_changes_test.ts";
