@@ -131,6 +131,7 @@ import "./oauth/device_test.ts";
 import "./oauth/dpop_test.ts";
 import "./oauth/e2e_browser_test.ts";
 import "./oauth/middleware_test.ts";
+import "./oauth/lazy_middleware_test.ts";
 import "./oauth/needs_reauth_test.ts";
 import "./oauth/profile_options_test.ts";
 import "./oauth/profiles_test.ts";
