@@ -15,15 +15,15 @@
  */
 import { dependencyMissing } from "../protocol/dependency_error.ts";
 import type { Engine, Grant } from "./_engine.ts";
-import { callbackUrl, handleCallback } from "./handle_callback.ts";
 import { type ClientCredentialsOptions, type OAuthOptions, principalOf } from "./options.ts";
 import { checkClientCredentialsOptions, checkOAuthOptions } from "./options_check.ts";
 import { memoryTokenStore, type TokenKey, type TokenStore } from "./store.ts";
 import { type AuthStatus, authTracker } from "./auth_status.ts";
-import { type FetchLike, oauthError } from "./_util.ts";
+import type { FetchLike } from "./_util.ts";
 import { recordingFetch } from "./recording_fetch.ts";
-import { createSecrets, SECRETS } from "../protocol/secrets.ts";
-import { holdTokenObservers, type TokenObserver } from "../protocol/token_events.ts";
+import { SECRETS } from "../protocol/secrets.ts";
+import { holdTokenObservers } from "../protocol/token_events.ts";
+import { type MiddlewareParts, middlewareParts } from "./middleware_parts.ts";
 import { IDENTITY, type IdentityReader, tokenIdentity } from "./identity.ts";
 
 /**
@@ -82,13 +82,22 @@ export interface OAuthMiddleware {
 /**
  * Builds the middleware. The engine (and with it oauth4webapi and jose) loads on the first
  * request, so a program that configures OAuth but never uses it, or does not configure it
- * at all, pays nothing for the libraries.
+ * at all, pays nothing for the libraries. A transport builds it through its shell
+ * (`lazy_middleware.ts`), which loads this file on first use.
+ *
+ * @param configured The grant and its checked options.
+ * @param parts The secrets and token observers (a shell's own, when it loaded this).
+ * @returns The middleware.
  */
-function middleware(configured: Grant): OAuthMiddleware {
+export function middleware(
+  configured: Grant,
+  parts: MiddlewareParts = middlewareParts(configured),
+): OAuthMiddleware {
   // Every credential the middleware holds or sends is kept out of the errors it throws (and
   // out of a transport's, which includes these secrets when handed the middleware's fetch).
-  const secrets = createSecrets();
-  for (const secret of configuredSecrets(configured)) secrets.add(secret, true);
+  // A shell that loaded this middleware on first use hands over its own secrets, already
+  // known to its transport.
+  const { secrets, observers } = parts;
   const asFetch = configured.options.fetch;
   const grant = (asFetch === undefined ? configured : {
     ...configured,
@@ -100,8 +109,6 @@ function middleware(configured: Grant): OAuthMiddleware {
     });
   const store = grant.options.store ?? memoryTokenStore({ now: grant.options.now });
   const principal = principalOf(grant.options);
-  // Who follows its token fetches (a traced client): empty until one adds to it.
-  const observers = new Set<TokenObserver>();
   const auth = authTracker();
   const profile = grant.options.profile;
   let wrapped: FetchLike | undefined;
@@ -159,6 +166,11 @@ function middleware(configured: Grant): OAuthMiddleware {
     })());
   wrap.handleCallback = (callback) => redacted(completeCallback(callback));
   const completeCallback = async (callback: string | URL) => {
+    // The callback's reader loads with the first callback, as the engine with the first request.
+    const [{ callbackUrl, handleCallback }, { oauthError }] = await Promise.all([
+      import("./handle_callback.ts"),
+      import("./_util.ts"),
+    ]);
     const url = callbackUrl(callback);
     secrets.add(url.searchParams.get("code") ?? undefined);
     // Only a loaded engine can have an authorization waiting for this callback.
@@ -188,18 +200,6 @@ function middleware(configured: Grant): OAuthMiddleware {
     }
   };
   return wrap;
-}
-
-/** The credentials a grant is configured with: client secrets, a private key, an assertion. */
-function configuredSecrets(grant: Grant): (string | undefined)[] {
-  if (grant.kind === "authorization_code") return [grant.options.client?.clientSecret];
-  const { clientSecret, privateKey, assertion } = grant.options;
-  const out = [clientSecret, typeof assertion === "string" ? assertion : undefined];
-  if (typeof privateKey === "string") {
-    // The PEM text, and its base64 body on one line.
-    out.push(privateKey.trim(), privateKey.replace(/-----[^-]+-----|\s+/g, ""));
-  }
-  return out;
 }
 
 /**

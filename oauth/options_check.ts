@@ -7,7 +7,7 @@
  */
 
 import { checkKeys } from "../protocol/option_keys.ts";
-import { checkClientCredentials } from "./client_credentials.ts";
+import { checkClientCredentials } from "./client_credentials_check.ts";
 import { type ClientCredentialsOptions, flowOf, type OAuthOptions } from "./options.ts";
 
 /** The keys of {@linkcode CommonOAuthOptions}. */

@@ -1,18 +1,17 @@
 /**
  * Private: credentials for the Streamable HTTP transport (the `auth` forms, the bearer
- * token, and the OAuth middleware around the transport's `fetch` for the OAuth forms),
- * and the `auth` errors of 401/403 answers (with the challenge through the one allow-list of
- * `challenge_summary.ts`). Nothing here puts a token or a full header in an error.
+ * token, and the OAuth middleware around the transport's `fetch` for the OAuth forms). The
+ * `auth` errors of 401/403 answers are in `_http_auth_error.ts`, loaded with the link.
+ * Nothing here puts a token or a full header in an error.
  *
  * @module
  */
 
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
-import { type OAuthMiddleware, withClientCredentials, withOAuth } from "../oauth/middleware.ts";
+import { lazyMiddleware, type LazyOAuthMiddleware } from "../oauth/lazy_middleware.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "../oauth/options.ts";
 import { checkClientCredentialsOptions, checkOAuthOptions } from "../oauth/options_check.ts";
-import { describeChallenge, safeChallenge } from "./challenge_summary.ts";
 import type { FetchLike } from "./_http.ts";
 
 /**
@@ -85,14 +84,14 @@ function validToken(token: string): boolean {
 /** The `fetch` a transport sends with, and the OAuth middleware behind it (OAuth forms). */
 export interface AuthorizedFetch {
   fetch: FetchLike;
-  oauth?: OAuthMiddleware;
+  oauth?: LazyOAuthMiddleware;
   /** Whom OAuth tokens are for (OAuth forms). */
   principal?: string;
 }
 
 /**
  * The `fetch` for `auth`: `base` itself, or `base` wrapped in the OAuth middleware for the
- * OAuth forms. OAuth options naming no `store` keep the previous middleware's store, and
+ * OAuth forms (its shell: the middleware's code loads on first use). OAuth options naming no `store` keep the previous middleware's store, and
  * the previous middleware's authorizations in progress are abandoned.
  */
 export function authorizedFetch(
@@ -103,18 +102,23 @@ export function authorizedFetch(
   previous?.oauth?.abort();
   if (typeof auth !== "object" || auth === null || "bearer" in auth) return { fetch: base };
   const store = previous?.oauth?.store;
+  // The middleware's shell: its code loads with the first request (or login, or callback).
   const oauth = "oauth" in auth
-    ? withOAuth(auth.oauth.store === undefined && store ? { ...auth.oauth, store } : auth.oauth)
-    : withClientCredentials(
-      auth.clientCredentials.store === undefined && store
+    ? lazyMiddleware({
+      kind: "authorization_code",
+      options: auth.oauth.store === undefined && store ? { ...auth.oauth, store } : auth.oauth,
+    })
+    : lazyMiddleware({
+      kind: "client_credentials",
+      options: auth.clientCredentials.store === undefined && store
         ? { ...auth.clientCredentials, store }
         : auth.clientCredentials,
-    );
+    });
   return { fetch: oauth(base), oauth, principal: oauth.principal };
 }
 
 /** The OAuth middleware of `current`, or kind `auth` reason `oauth_not_configured`. */
-export function oauthOf(current: AuthorizedFetch): OAuthMiddleware {
+export function oauthOf(current: AuthorizedFetch): LazyOAuthMiddleware {
   if (current.oauth === undefined) {
     throw new McpError("The transport's credentials are not an OAuth form", {
       kind: "auth",
@@ -153,20 +157,4 @@ async function callTokenFunction(auth: () => unknown): Promise<string> {
     });
   }
   return token;
-}
-
-/** The `McpError` for a 401 or 403: kind `auth`, with the status and a safe challenge. */
-export function authError(response: Response, what: string): McpError {
-  const summary = safeChallenge(response.headers.get("www-authenticate"));
-  const status = response.status;
-  return new McpError(
-    `The server refused ${what} with HTTP ${status} (${
-      status === 401 ? "unauthorized" : "forbidden"
-    }; ${describeChallenge(summary)})`,
-    {
-      kind: "auth",
-      reason: status === 401 ? "unauthorized" : "forbidden",
-      data: { status, challenge: summary },
-    },
-  );
 }

@@ -10,7 +10,7 @@ import { McpError } from "../protocol/errors.ts";
 import { serverErrorReason } from "../protocol/error_reason.ts";
 import { isNotification, isRequest, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { discard, isRetryableStatus, mediaType, readBoundedText, statusError } from "./_http.ts";
-import { authError } from "./_http_auth.ts";
+import { authError } from "./_http_auth_error.ts";
 import { SESSION_HEADER } from "./_http_request.ts";
 import { decodeOrThrow, describe, parseErrorBody, readErrorText } from "./_http_response.ts";
 import { isSessionLoss } from "./_http_session.ts";

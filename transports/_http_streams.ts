@@ -24,7 +24,7 @@ import {
   sleep,
   statusError,
 } from "./_http.ts";
-import { authError } from "./_http_auth.ts";
+import { authError } from "./_http_auth_error.ts";
 import type { LinkConfig, RequestHeaders } from "./_http_request.ts";
 import { readErrorText } from "./_http_response.ts";
 import { isSessionLoss } from "./_http_session.ts";

@@ -9,7 +9,7 @@
 
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcId } from "../../protocol/jsonrpc.ts";
-import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
+import { META_CLIENT_CAPABILITIES, META_SUBSCRIPTION_ID } from "../../protocol/meta.ts";
 import { withTasksExtension } from "../../protocol/tasks.ts";
 import { clearTimer, startTimer, type Timer } from "../../clock/timer.ts";
 import { backoffDelay } from "../_async.ts";
@@ -18,7 +18,7 @@ import { isObject } from "../_json.ts";
 import type { Listen, ListenDeps, ListenFilter, Listens, ListFlag } from "./_listen_types.ts";
 
 /** The `_meta` key naming the listen a notification belongs to. */
-export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+export const SUBSCRIPTION_ID: string = META_SUBSCRIPTION_ID;
 
 /** Failed reopenings of a dropped listen in a row before waiting for the next reconnect. */
 const MAX_REOPENS = 8;

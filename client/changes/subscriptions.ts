@@ -2,9 +2,10 @@
  * Resource subscriptions in both eras, and list changes in the modern one. Legacy servers get
  * `resources/subscribe` and `resources/unsubscribe` (and send list changes unasked); modern
  * servers one `subscriptions/listen` whose filter holds every subscribed URI and the list
- * changes the client follows (`_listen.ts`). Both are sent again each time the connection
- * becomes ready (a reconnect, or a renewed legacy session). Calls for one URI run one at a
- * time, in call order, so the server's subscriptions and the client's set agree.
+ * changes the client follows (`_listen.ts`, loaded when one is first wanted:
+ * `_listen_lazy.ts`). Both are sent again each time the connection becomes ready (a
+ * reconnect, or a renewed legacy session). Calls for one URI run one at a time, in call
+ * order, so the server's subscriptions and the client's set agree.
  *
  * @module
  */
@@ -18,12 +19,12 @@ import { follow } from "../_async.ts";
 import { checkOptions, nonEmpty } from "../requests/_checks.ts";
 import { subscriptionsNotSupported } from "../_errors.ts";
 import { isObject } from "../_json.ts";
-import { createListens } from "./_listen.ts";
+import { lazyListens } from "./_listen_lazy.ts";
 import type { ListenFilter, ListenSettings, ListFlag } from "./_listen_types.ts";
 import type { Connection } from "../connection/connection.ts";
 import type { RequestOptions } from "../types.ts";
 
-export { SUBSCRIPTION_ID } from "./_listen.ts";
+export { META_SUBSCRIPTION_ID as SUBSCRIPTION_ID } from "../../protocol/meta.ts";
 
 /** What the subscriptions need from the client. */
 export interface SubscriptionDeps extends ListenSettings {
@@ -109,7 +110,8 @@ export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
     listens.resync(deps.requestTimeout).catch((error) =>
       warn(`Could not ${what} with subscriptions/listen: ${error}`)
     );
-  const listens = createListens({ ...deps, filter });
+  // The listens load with the first one wanted (a subscription, a followed list or task).
+  const listens = lazyListens({ ...deps, filter });
   const modernEra = () => connection.serverInfo().era === "modern";
   /**
    * The last operation on each URI: `subscribe` and `unsubscribe` of one URI run one after

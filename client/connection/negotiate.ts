@@ -10,11 +10,9 @@
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import { classifyProbe } from "../../protocol/negotiation.ts";
 import { type Era, era as eraOf } from "../../protocol/versions.ts";
-import { describeChallenge, safeChallenge } from "../../transports/challenge_summary.ts";
 import { fromDiscover, initialize, type Probed, probeOutcome } from "./_handshake.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
 
-export { safeChallenge } from "../../transports/challenge_summary.ts";
 export type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
 
 const MAX_VERSION_RETRIES = 2;
@@ -107,6 +105,10 @@ async function probe(ctx: NegotiateContext, versions: string[]): Promise<[LinkHa
         return await initialize(ctx, handle, offered).catch(notFound(probed));
       }
       case "authorize": {
+        // The challenge's allow-list loads with the first refusal.
+        const { describeChallenge, safeChallenge } = await import(
+          "../../transports/challenge_summary.ts"
+        );
         const summary = safeChallenge(probed.challenge);
         const challenge = summary ? ` (challenge: ${describeChallenge(summary)})` : "";
         throw new McpError(

@@ -24,7 +24,6 @@ import { type Era, era as eraOf } from "../../protocol/versions.ts";
 import { capabilitiesFor } from "./capabilities.ts";
 import { isObject } from "../_json.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
-import { answerInput, inputProblem } from "./input.ts";
 import { counted } from "../../transports/census.ts";
 
 /** What the inbox of one link needs. */
@@ -83,15 +82,18 @@ export function createServerRequests(config: ServerRequestsOptions): ServerReque
     const params = isObject(request.params) ? request.params : {};
     const version = config.protocol()?.version ?? legacyVersion();
     const declared = capabilitiesFor(options, "legacy", version);
-    const problem = inputProblem(method, params, declared);
-    if (problem) return fail(id, problem);
-
+    // Counted as running at once, so a cancellation sent while the answer's code loads holds.
     const controller = new AbortController();
     const key = keyOf(id);
     const stop = () => controller.abort(config.signal.reason);
     config.signal.addEventListener("abort", stop, { once: true });
     running.set(key, controller);
     try {
+      // The answers' code loads with the first input request a server sends.
+      const { answerInput, inputProblem } = await import("./answer.ts");
+      if (controller.signal.aborted) return; // cancelled by the server, or the link is gone
+      const problem = inputProblem(method, params, declared);
+      if (problem) return fail(id, problem);
       const ctx: HandlerContext = {
         signal: controller.signal,
         era: "legacy",

@@ -51,3 +51,11 @@ export interface InputContext {
   /** The capabilities every modern request declares. */
   capabilities(): JsonObject;
 }
+
+/** A call's request options plus what its handler context carries. */
+export interface InputCallOptions extends ConnectionRequestOptions {
+  /** The caller's `assigns`, passed to the handler. */
+  assigns?: Record<string, unknown>;
+  /** The caller's `principal`, passed to the handler. */
+  principal?: string;
+}

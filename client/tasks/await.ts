@@ -21,7 +21,7 @@ import { clearTimer, serverDelay, startTimer } from "../../clock/timer.ts";
 import { cancelledError } from "../_errors.ts";
 import { isObject } from "../_json.ts";
 import { invalid } from "../requests/_checks.ts";
-import { answerAll } from "../requests/mrtr.ts";
+import { answerAll } from "../requests/_input_rounds.ts";
 import { toolResult } from "../requests/requests.ts";
 import type { AwaitTaskOptions, ToolResult } from "../types.ts";
 import {

@@ -1,7 +1,7 @@
 // setAuth over real HTTP (validated by the transport, reconnects, closed stays closed,
 // private listings forgotten) and no secret in any error message or status().
 import { connectClient, createClient } from "../../client/client.ts";
-import { safeChallenge } from "../../client/connection/negotiate.ts";
+import { safeChallenge } from "../../transports/challenge_summary.ts";
 import type { McpClient } from "../../client/types.ts";
 import { isMcpError } from "../../protocol/errors.ts";
 import { inProcess } from "../../transports/in_process.ts";

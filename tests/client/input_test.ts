@@ -2,7 +2,7 @@
 // answers, SEP-1034 defaults, the capabilities built from the handler, and option checks.
 import { createClient } from "../../client/client.ts";
 import { withElicitationDefaults } from "../../client/handler/elicitation_defaults.ts";
-import { answerInput, inputProblem } from "../../client/handler/input.ts";
+import { answerInput, inputProblem } from "../../client/handler/answer.ts";
 import type { ClientHandler, HandlerContext } from "../../protocol/capabilities.ts";
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";

@@ -155,8 +155,10 @@ test("load graph: OAuth libraries, the SSE parser, OpenTelemetry, the schema val
     const eager = walkGraph(entry, { eager: true });
     const loaded = lazy.filter((name) => eager.external.has(name));
     assertEquals(loaded, [], `${entry} loads ${loaded.join(", ")} at once`);
-    // The HTTP transport builds the OAuth middleware for `auth: { oauth }` synchronously.
-    assert(eager.modules.has("oauth/middleware.ts"), `${entry} has the OAuth middleware`);
+    // The HTTP transport builds the OAuth middleware's shell for `auth: { oauth }` at once;
+    // the middleware itself loads with the first request, login or callback.
+    assert(eager.modules.has("oauth/lazy_middleware.ts"), `${entry} has the middleware's shell`);
+    assert(!eager.modules.has("oauth/middleware.ts"), `${entry} loads the OAuth middleware`);
     assert(eager.modules.has("tracing/lazy.ts"), `${entry} still has the tracing hooks`);
     assert(!eager.modules.has("tracing/tracing.ts"), `${entry} loads the tracing at once`);
     // The full graph (dynamic imports included) does reach them: the check can fail.

@@ -4,7 +4,7 @@
 import { assert, assertEquals, test } from "../_harness.ts";
 import { McpError } from "../../protocol/errors.ts";
 import { describeChallenge, safeChallenge } from "../../transports/challenge_summary.ts";
-import { authError } from "../../transports/_http_auth.ts";
+import { authError } from "../../transports/_http_auth_error.ts";
 import { recordingFetch } from "../../oauth/recording_fetch.ts";
 import { guardLink, guardSink } from "../../transports/_redact.ts";
 import { createSecrets, REDACTED } from "../../protocol/secrets.ts";
