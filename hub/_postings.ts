@@ -7,14 +7,16 @@
  */
 
 import type { IndexData } from "./search.ts";
+import { MAX_FIELD_CHARS } from "./_terms.ts";
 
 /** The most postings (term and tool pairs) a stored index may hold. */
 export const MAX_POSTINGS = 2_000_000;
 
 /**
- * Checks index data read from a store: its shape, that its terms are sorted and distinct,
- * that each posting names one of the `n` tools (ascending) with a positive finite
- * frequency, and its size.
+ * Checks index data read from a store: its shape, a name's terms for each of the `n` tools,
+ * that its terms are sorted and distinct, that each posting names one of the `n` tools
+ * (ascending) with a positive finite frequency, and its size. A posting can only lead to a
+ * tool of the catalogue searched (by position): the data ranks tools, it never names one.
  *
  * @param value What the store returned.
  * @param n How many tools the catalogue it is for has.
@@ -22,9 +24,15 @@ export const MAX_POSTINGS = 2_000_000;
  */
 export function checkIndexData(value: unknown, n: number): IndexData | string {
   if (typeof value !== "object" || value === null) return "not an object";
-  const { v, n: count, terms, docs, tfs } = value as Record<string, unknown>;
-  if (v !== 1) return "an unknown version";
+  const { v, n: count, names, terms, docs, tfs } = value as Record<string, unknown>;
+  if (v !== 2) return "an unknown version";
   if (count !== n) return "another number of tools";
+  if (
+    !Array.isArray(names) || names.length !== n ||
+    !names.every((name) => typeof name === "string" && name.length <= MAX_FIELD_CHARS)
+  ) {
+    return "no valid names";
+  }
   if (!Array.isArray(terms) || !Array.isArray(docs) || !Array.isArray(tfs)) return "no postings";
   if (docs.length !== terms.length || tfs.length !== terms.length) return "uneven postings";
   let total = 0;
