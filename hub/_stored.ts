@@ -15,7 +15,7 @@
  * @module
  */
 
-import type { CacheStore } from "../cache/store.ts";
+import { type CacheStore, readMany } from "../cache/store.ts";
 import type { Tool } from "../client/types.ts";
 import { fingerprint } from "../governance/pin.ts";
 import { holdsMore } from "./_size.ts";
@@ -108,6 +108,12 @@ export function checkStored(value: unknown, now: number): StoredCatalogue | stri
 export interface CatalogueStore {
   /** The server's catalogue: kept in memory once read; `undefined` when none is valid. */
   load(server: string): Promise<StoredCatalogue | undefined>;
+  /**
+   * Reads the catalogues of the servers not in memory in one read of the store (its
+   * `getMany`, else a `get` per key), for the `load`s that follow (each value is taken once;
+   * the next prefetch drops any left).
+   */
+  prefetch(servers: readonly string[]): Promise<void>;
   /** The catalogue in memory, if read or saved already. */
   peek(server: string): StoredCatalogue | undefined;
   /** Whether a catalogue is within its ttl. */
@@ -250,6 +256,8 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   const savedFrom = new Map<string, readonly Tool[]>();
   const keys = new Map<string, Promise<string[]>>();
   const stale = new Set<string>();
+  // Values read ahead by `prefetch`, each taken by the next `load` of its server.
+  const ahead = new Map<string, Promise<unknown>>();
   // Each tool's fingerprint, by its input schema object (copies under hub names keep it).
   const prints = new WeakMap<object, { tool: Tool; print: string }>();
   const remember = (tools: readonly Tool[], fingerprints: readonly string[]) => {
@@ -288,7 +296,9 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
       if (kept !== undefined && fresh(kept)) return kept;
       let raw: unknown;
       try {
-        raw = await store.get(await keyOf(server));
+        const read = ahead.get(server);
+        ahead.delete(server);
+        raw = await (read ?? store.get(await keyOf(server)));
       } catch (error) {
         warn(`Reading the stored catalogue of "${server}" failed: ${error}`);
         return undefined;
@@ -303,6 +313,20 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
       remember(checked.tools, checked.fingerprints);
       memory.set(server, checked);
       return checked;
+    },
+    async prefetch(servers) {
+      // What an earlier read left untaken (its server started meanwhile) is not used later.
+      ahead.clear();
+      const wanted = servers.filter((server) => {
+        const kept = memory.get(server);
+        return kept === undefined || !fresh(kept);
+      });
+      if (wanted.length === 0) return;
+      const all = Promise.all(wanted.map(keyOf)).then((keys) => readMany(store, keys));
+      // A failed read fails each load, which reports it.
+      all.catch(() => {});
+      wanted.forEach((server, i) => ahead.set(server, all.then((values) => values[i])));
+      await all.catch(() => {});
     },
     async save(server, tools, tookMs) {
       const kept = memory.get(server);
@@ -361,8 +385,9 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         ) {
           return undefined;
         }
-        const read = await Promise.all(
-          Array.from({ length: parts }, (_, i) => store.get([INDEX_KEY, digest, String(i)])),
+        const read = await readMany(
+          store,
+          Array.from({ length: parts }, (_, i) => [INDEX_KEY, digest, String(i)]),
         );
         return joinParts(head, read);
       } catch (error) {
