@@ -21,6 +21,7 @@ import { fingerprint } from "../governance/pin.ts";
 import { holdsMore } from "./_size.ts";
 import type { Transport } from "../transports/transport.ts";
 import type { IndexData } from "./search.ts";
+import { indexParts, joinParts } from "./_postings.ts";
 
 /** One server's stored catalogue. */
 export interface StoredCatalogue {
@@ -40,8 +41,7 @@ export interface StoredCatalogue {
 
 /** The first part of a stored search index's key (the second is its catalogue's digest). */
 const INDEX_KEY = "hub-search-index";
-/** A stored index's characters per part (under Deno KV's 64 KiB value limit), and most parts. */
-const PART_CHARS = 30_000;
+/** The most parts of a stored index. */
 const MAX_PARTS = 1_000;
 /** The most tools one stored catalogue may hold. */
 export const MAX_STORED_TOOLS = 10_000;
@@ -154,94 +154,6 @@ export interface CatalogueStoreOptions {
 
 const sameListing = (a: readonly Tool[], b: readonly Tool[]) =>
   a.length === b.length && a.every((tool, i) => tool === b[i]);
-
-/** One part of a stored index: a run of its terms with their postings, and a run of names. */
-interface IndexPart {
-  t: string[];
-  d: number[][];
-  f: number[][];
-  m: string[];
-}
-
-/** The most postings of one term in one part (a longer list goes on in the next part). */
-const PART_POSTINGS = 800;
-
-/**
- * Cuts index data into parts of about {@linkcode PART_CHARS} characters as JSON, in order:
- * the terms with their postings (a term with more than {@linkcode PART_POSTINGS} in runs,
- * the same term again at the head of each), then the names.
- */
-function indexParts(data: IndexData): IndexPart[] {
-  const parts: IndexPart[] = [];
-  let part: IndexPart = { t: [], d: [], f: [], m: [] };
-  let chars = 0;
-  const room = (size: number) => {
-    if (chars > 0 && chars + size > PART_CHARS) {
-      parts.push(part);
-      part = { t: [], d: [], f: [], m: [] };
-      chars = 0;
-    }
-    chars += size;
-  };
-  for (let t = 0; t < data.terms.length; t++) {
-    const term = data.terms[t], docs = data.docs[t], tfs = data.tfs[t];
-    for (let k = 0; k < docs.length; k += PART_POSTINGS) {
-      const d = docs.slice(k, k + PART_POSTINGS), f = tfs.slice(k, k + PART_POSTINGS);
-      room(term.length + JSON.stringify(d).length + JSON.stringify(f).length + 6);
-      part.t.push(term);
-      part.d.push(d);
-      part.f.push(f);
-    }
-  }
-  for (const name of data.names) {
-    room(JSON.stringify(name).length + 1);
-    part.m.push(name);
-  }
-  parts.push(part);
-  return parts;
-}
-
-/**
- * Joins the parts read back into index data (unchecked: `checkIndexData` checks it), a
- * term repeated at the head of a run joined to its postings before; `undefined` when a part
- * is not one.
- */
-function joinParts(head: Record<string, unknown>, parts: readonly unknown[]): unknown {
-  const terms: unknown[] = [], docs: unknown[][] = [], tfs: unknown[][] = [], names: unknown[] = [];
-  const joined = new Set<number>();
-  for (const part of parts) {
-    if (!isRecord(part)) return undefined;
-    const { t, d, f, m } = part;
-    if (
-      !Array.isArray(t) || !Array.isArray(d) || !Array.isArray(f) || !Array.isArray(m) ||
-      d.length !== t.length || f.length !== t.length
-    ) {
-      return undefined;
-    }
-    for (let i = 0; i < t.length; i++) {
-      const last = terms.length - 1;
-      if (
-        last >= 0 && t[i] === terms[last] && Array.isArray(d[i]) && Array.isArray(f[i]) &&
-        Array.isArray(docs[last]) && Array.isArray(tfs[last])
-      ) {
-        // Copied once before the first run is added (the store's value is read-only).
-        if (!joined.has(last)) {
-          joined.add(last);
-          docs[last] = [...docs[last]];
-          tfs[last] = [...tfs[last]];
-        }
-        for (const doc of d[i]) docs[last].push(doc);
-        for (const tf of f[i]) tfs[last].push(tf);
-      } else {
-        terms.push(t[i]);
-        docs.push(d[i]);
-        tfs.push(f[i]);
-      }
-    }
-    for (const name of m) names.push(name);
-  }
-  return { v: head.v, n: head.n, names, terms, docs, tfs };
-}
 
 /**
  * Creates the stored catalogues over a store.

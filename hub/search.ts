@@ -239,9 +239,12 @@ export function createToolIndex(
     return { ...postings, names: forms.map((form) => form[0]) };
   };
   const data = options.data ?? built();
-  // A term's position, by binary search over the sorted terms (no table of them is made, so
-  // an index read back is ready at once).
+  // A term's position: by binary search over the sorted terms on the first search (an index
+  // read back is ready at once), from a table made for the searches after it.
+  let table: Map<string, number> | undefined;
+  let searches = 0;
   const positionOf = (term: string): number | undefined => {
+    if (table !== undefined) return table.get(term);
     const t = lowerBound(data.terms, term);
     return data.terms[t] === term ? t : undefined;
   };
@@ -309,6 +312,10 @@ export function createToolIndex(
     size: n,
     data: () => data,
     search(query, limit) {
+      if (++searches === 2) {
+        table = new Map();
+        for (let t = 0; t < data.terms.length; t++) table.set(data.terms[t], t);
+      }
       const trimmed = query.trim();
       if (/^select:/i.test(trimmed)) {
         const picked: ToolMatch[] = [];
