@@ -15,6 +15,8 @@ import { type CacheStore, checkKey, checkSet, entryOf, valueOf } from "./store.t
 export interface CacheKvLike {
   /** Reads a value (`null` when absent). */
   get(key: string[]): Promise<{ value: unknown }>;
+  /** Optional: reads up to 10 values at once, in order (Deno KV's `getMany`). */
+  getMany?(keys: string[][]): Promise<{ value: unknown }[]>;
   /** Writes a value, deleted after `expireIn` ms at the latest. */
   set(key: string[], value: unknown, options?: { expireIn?: number }): Promise<unknown>;
   /** Deletes a value. */
@@ -30,6 +32,9 @@ export interface DenoKvStoreOptions {
   /** The clock, ms since the epoch (default `Date.now`). */
   now?: () => number;
 }
+
+/** The most keys Deno KV's `getMany` reads at once. */
+const KV_BATCH = 10;
 
 /**
  * A {@linkcode CacheStore} in a Deno KV database. Each entry is written with its expiry and
@@ -75,13 +80,40 @@ export function denoKvStore(kv: CacheKvLike, options: DenoKvStoreOptions = {}): 
   checkKey(prefix, true);
   const now = options.now ?? Date.now;
   const full = (key: readonly string[]) => [...prefix, ...key];
+  // An entry read: its value while fresh; an expired one is deleted.
+  const read = async (key: readonly string[], value: unknown) => {
+    const found = valueOf(value, now());
+    if (found === undefined && value !== null && value !== undefined) await kv.delete(full(key));
+    return found;
+  };
   return {
     async get(key) {
       checkKey(key);
       const { value } = await kv.get(full(key));
-      const found = valueOf(value, now());
-      if (found === undefined && value !== null && value !== undefined) await kv.delete(full(key));
-      return found;
+      return await read(key, value);
+    },
+    async getMany(keys) {
+      keys.forEach((key) => checkKey(key));
+      const getMany = kv.getMany?.bind(kv);
+      if (getMany === undefined) {
+        return await Promise.all(
+          keys.map(async (key) => read(key, (await kv.get(full(key))).value)),
+        );
+      }
+      // Deno KV reads at most 10 keys at once: batches of 10, in parallel.
+      const batches: Promise<unknown[]>[] = [];
+      for (let i = 0; i < keys.length; i += KV_BATCH) {
+        const batch = keys.slice(i, i + KV_BATCH);
+        batches.push(
+          getMany(batch.map(full)).then((entries) => {
+            if (!Array.isArray(entries) || entries.length !== batch.length) {
+              throw new TypeError("denoKvStore: getMany must return one entry per key");
+            }
+            return Promise.all(entries.map((entry, k) => read(batch[k], entry?.value)));
+          }),
+        );
+      }
+      return (await Promise.all(batches)).flat();
     },
     async set(key, value, ttlMs) {
       checkSet(key, ttlMs);

@@ -97,18 +97,32 @@ export function redisStore(command: RedisCommand, options: RedisStoreOptions = {
   // another key's parts.
   const name = (key: CacheKey) =>
     key.length === 0 ? prefix : prefix === "" ? encodeKey(key) : `${prefix}:${encodeKey(key)}`;
+  // A reply read as an entry: JSON text, its expiry checked.
+  const read = (reply: unknown) => {
+    const raw = text(reply);
+    if (raw === undefined) return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return undefined;
+    }
+    return valueOf(parsed, now());
+  };
   return {
     async get(key) {
       checkKey(key);
-      const raw = text(await command(["GET", name(key)]));
-      if (raw === undefined) return undefined;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        return undefined;
+      return read(await command(["GET", name(key)]));
+    },
+    async getMany(keys) {
+      keys.forEach((key) => checkKey(key));
+      if (keys.length === 0) return [];
+      const replies = await command(["MGET", ...keys.map(name)]);
+      // A reply that is not one value per key: read each key alone.
+      if (!Array.isArray(replies) || replies.length !== keys.length) {
+        return await Promise.all(keys.map(async (key) => read(await command(["GET", name(key)]))));
       }
-      return valueOf(parsed, now());
+      return replies.map(read);
     },
     async set(key, value, ttlMs) {
       checkSet(key, ttlMs);

@@ -73,11 +73,45 @@ export interface CacheStore {
   /** Deletes every value whose key starts with the parts of `prefix`. */
   deletePrefix(prefix: CacheKey): Promise<void>;
   /**
+   * Optional: the values at `keys`, in order, each as `get` returns it, read in one round
+   * trip where the backend has one (Redis `MGET`, Deno KV `getMany`). Callers read through
+   * {@linkcode readMany}, which falls back to `get` per key.
+   */
+  getMany?(keys: readonly CacheKey[]): Promise<unknown[]>;
+  /**
    * `true` when the store drops entries before their expiry to make room (the bounded
    * `memoryStore()`): governance then keeps its pins and "always" grants out of it, where
    * cache traffic cannot push them out.
    */
   readonly evicts?: boolean;
+}
+
+/**
+ * Reads several keys: through the store's `getMany` when it has one, else with `get` per key
+ * (in parallel).
+ *
+ * @param store The store.
+ * @param keys The keys.
+ * @returns Their values, in order (`undefined` for none).
+ *
+ * @example
+ * ```ts
+ * import { readMany } from "./store.ts";
+ * import { memoryStore } from "./memory.ts";
+ *
+ * const store = memoryStore();
+ * await store.set(["a"], 1, 60_000);
+ * const [a, b] = await readMany(store, [["a"], ["b"]]);
+ * if (a !== 1 || b !== undefined) throw new Error("unexpected");
+ * ```
+ */
+export async function readMany(store: CacheStore, keys: readonly CacheKey[]): Promise<unknown[]> {
+  if (keys.length === 0) return [];
+  if (store.getMany !== undefined) {
+    const values = await store.getMany(keys);
+    if (Array.isArray(values) && values.length === keys.length) return values;
+  }
+  return await Promise.all(keys.map((key) => store.get(key)));
 }
 
 /** What a store keeps for one entry: the value and when it expires (`null`: never). */

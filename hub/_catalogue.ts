@@ -197,6 +197,11 @@ export function createCatalogue(
 
   return {
     async tools(options, learn = true) {
+      // The stored catalogues of the servers not running: one read of the store for all.
+      if (keeper !== undefined) {
+        const stopped = members.filter((m) => !m.running()).map((m) => m.name);
+        if (stopped.length > 0) await (await keeper()).prefetch(stopped);
+      }
       const listings = (await Promise.all(members.map((m) => toolsOf(m, options, learn))))
         .filter((listing) => listing !== undefined);
       // The same lists as the last merge (stored catalogues, a client's kept listing): the

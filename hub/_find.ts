@@ -2,7 +2,7 @@
  * Private: what a lazy hub's `search_tools` searches with (loaded on the first search). The
  * index is built once per catalogue: kept while the tools are the same, and, when the hub
  * keeps catalogues in a store, stored there under the digest of what it indexes (each
- * tool's tokenised form, its server, and the ranking's settings), so a process that reads
+ * tool's definition, its server, the tokenizer and the ranking's settings), so a process that reads
  * the same catalogues reads the index too instead of building it. A stored index is checked
  * like any stored value; one that is not well-formed is built again (and stored again).
  *
@@ -12,7 +12,8 @@
 import { digest } from "../cache/digest.ts";
 import type { CatalogueStore } from "./_stored.ts";
 import { checkIndexData } from "./_postings.ts";
-import { toolTerms } from "./_terms.ts";
+import { TERMS_VERSION } from "./_terms.ts";
+import type { Tool } from "../client/types.ts";
 import {
   createToolIndex,
   type IndexedTool,
@@ -29,27 +30,39 @@ export type Finder = (
   limit: number,
 ) => Promise<ToolMatch[]>;
 
-/** The index format and tokenizer the digest covers, with the settings (2: the text below). */
-const FORMAT = 2;
+/** The stored index's format (3: {@linkcode IndexData} 2, named as below). */
+const FORMAT = 3;
 
 /**
- * The digest naming what an index is built from: each tool's tokenised form and server,
- * in order, with the settings and the format. The text is written as it is hashed, a line a
- * tool (its server as JSON, then its form's fields, NUL between), not as JSON a tool at a
- * time: the first search of a process digests 500 forms cold. (A form is words, with no
- * control characters; one read from a tampered store that had some could at worst name
- * another catalogue's index, which is checked like any stored index before it is used.)
+ * The digest naming what an index is built from: each tool's server, own name and
+ * definition, in order, with the tokenizer's version, the settings and the format. A tool of
+ * a catalogue the hub read or saved is named by its pin fingerprint (which covers its name,
+ * title, description and schemas), so naming the index of 500 stored tools cuts none of
+ * them and writes none as JSON; any other tool by its title, description and input schema
+ * as JSON. (A tampered store can at worst make a catalogue name another catalogue's index,
+ * which is checked like any stored index before it is used, and only ranks the tools
+ * searched.)
  *
  * @param entries The catalogue.
+ * @param printOf A tool's pin fingerprint, when known.
  * @returns The digest.
  */
-export function indexDigest(entries: readonly IndexedTool[]): Promise<string> {
+export function indexDigest(
+  entries: readonly IndexedTool[],
+  printOf: (tool: Tool) => string | undefined = () => undefined,
+): Promise<string> {
   const servers = new Map<string | undefined, string>();
-  let text = JSON.stringify([FORMAT, SETTINGS]);
+  let text = JSON.stringify([FORMAT, TERMS_VERSION, SETTINGS]);
   for (const { tool, server, original } of entries) {
     let head = servers.get(server);
     if (head === undefined) servers.set(server, head = JSON.stringify(server ?? null));
-    text += `\n${head}\u0000${toolTerms(tool, original ?? tool.name).join("\u0000")}`;
+    const print = printOf(tool);
+    const own = JSON.stringify(original ?? tool.name);
+    text += print !== undefined
+      ? `\n${head}${own}${print}`
+      : `\n${head}${own}${
+        JSON.stringify([tool.title ?? null, tool.description ?? null, tool.inputSchema])
+      }`;
   }
   return digest(text);
 }
@@ -71,7 +84,7 @@ export function createFinder(
   const build = async (entries: readonly IndexedTool[]): Promise<ToolIndex> => {
     if (keeper === undefined || entries.length === 0) return createToolIndex(entries);
     const store = await keeper();
-    const key = await indexDigest(entries);
+    const key = await indexDigest(entries, (tool) => store.printOf(tool));
     const stored = await store.loadIndex(key);
     if (stored !== undefined) {
       const checked = checkIndexData(stored, entries.length);

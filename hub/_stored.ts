@@ -6,22 +6,22 @@
  * how long it took, its `ttlMs` and each tool's pin fingerprint. The store's value is
  * untrusted input like a server's answer: a value that is not a well-formed catalogue
  * (shape, sizes, names, fingerprints) is ignored with a warning, and its server is asked
- * again. Beside the tools, each tool's tokenised form for the search index is kept (the
- * tokenizer's version with it), so a process that reads a catalogue searches it without
- * cutting it again; a form that is not well-formed, or of another version, is cut again.
- * The built search index is kept too, under the digest of the catalogue it indexes
- * (`_find.ts`).
+ * again. The built search index is kept too, under a digest of the catalogue it indexes
+ * (`_find.ts`: made from the tools' pin fingerprints, so naming it cuts no tool), as plain
+ * values in parts a Deno KV value holds; a process that reads it searches without cutting
+ * any tool. (Values of an earlier format, with each tool's tokenised form beside it, are
+ * read as catalogues and the forms left out.)
  *
  * @module
  */
 
-import type { CacheStore } from "../cache/store.ts";
+import { type CacheStore, readMany } from "../cache/store.ts";
 import type { Tool } from "../client/types.ts";
 import { fingerprint } from "../governance/pin.ts";
-import { jsonLength } from "../protocol/json_length.ts";
 import { holdsMore } from "./_size.ts";
 import type { Transport } from "../transports/transport.ts";
-import { isToolTerms, rememberTerms, TERMS_VERSION, type ToolTerms, toolTerms } from "./_terms.ts";
+import type { IndexData } from "./search.ts";
+import { indexParts, joinParts } from "./_postings.ts";
 
 /** One server's stored catalogue. */
 export interface StoredCatalogue {
@@ -37,21 +37,11 @@ export interface StoredCatalogue {
   tools: Tool[];
   /** Each tool's pin fingerprint (SHA-256 of its pinned part), in the same order. */
   fingerprints: string[];
-  /** The tokenizer's version of `terms` ({@linkcode TERMS_VERSION}). */
-  tv?: number;
-  /**
-   * Each tool's tokenised form for the search index, in the same order (so a process that
-   * reads the catalogue does not cut it again); left out of a value that has it wrong.
-   */
-  terms?: ToolTerms[];
 }
 
 /** The first part of a stored search index's key (the second is its catalogue's digest). */
 const INDEX_KEY = "hub-search-index";
-/** A stored index's characters per part (under Deno KV's 64 KiB value limit), and most parts. */
-const PART_CHARS = 30_000;
-/** The most characters of a value a Deno KV store holds (its limit is 64 KiB), with room. */
-const MAX_VALUE_CHARS = 60_000;
+/** The most parts of a stored index. */
 const MAX_PARTS = 1_000;
 /** The most tools one stored catalogue may hold. */
 export const MAX_STORED_TOOLS = 10_000;
@@ -110,20 +100,20 @@ export function checkStored(value: unknown, now: number): StoredCatalogue | stri
       return `tool ${i}: no valid fingerprint`;
     }
   }
-  const catalogue = value as unknown as StoredCatalogue;
-  const { terms: forms, tv, ...rest } = catalogue;
-  if (forms === undefined && tv === undefined) return catalogue;
-  const usable = tv === TERMS_VERSION && Array.isArray(forms) && forms.length === tools.length &&
-    forms.every(isToolTerms);
-  // A tokenised form that is not well-formed (or of another tokenizer) is left out: the tools
-  // are cut again when searched.
-  return usable ? catalogue : rest;
+  // What an earlier format kept beside (each tool's tokenised form) is left out.
+  return { v, takenAt, ttlMs, tookMs, tools, fingerprints } as StoredCatalogue;
 }
 
 /** The stored catalogues of a hub's servers. */
 export interface CatalogueStore {
   /** The server's catalogue: kept in memory once read; `undefined` when none is valid. */
   load(server: string): Promise<StoredCatalogue | undefined>;
+  /**
+   * Reads the catalogues of the servers not in memory in one read of the store (its
+   * `getMany`, else a `get` per key), for the `load`s that follow (each value is taken once;
+   * the next prefetch drops any left).
+   */
+  prefetch(servers: readonly string[]): Promise<void>;
   /** The catalogue in memory, if read or saved already. */
   peek(server: string): StoredCatalogue | undefined;
   /** Whether a catalogue is within its ttl. */
@@ -136,12 +126,18 @@ export interface CatalogueStore {
   /** Forgets the server's catalogue in memory (a `list_changed`): the next save writes. */
   stale(server: string): void;
   /**
-   * The search index stored for a catalogue (by its digest; JSON text in parts), parsed but
+   * The pin fingerprint of a tool of a catalogue read or saved here (the tool or a copy of
+   * it under another name: the same input schema object, title and description), else
+   * `undefined`.
+   */
+  printOf(tool: Tool): string | undefined;
+  /**
+   * The search index stored for a catalogue (by its digest; in parts), joined but
    * unchecked; `undefined` when none or incomplete (or the store fails: reported).
    */
   loadIndex(digest: string): Promise<unknown>;
   /** Keeps the search index of a catalogue (by its digest) for the catalogues' ttl. */
-  saveIndex(digest: string, data: unknown): Promise<void>;
+  saveIndex(digest: string, data: IndexData): Promise<void>;
 }
 
 /** What the catalogue store needs. */
@@ -172,6 +168,17 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
   const savedFrom = new Map<string, readonly Tool[]>();
   const keys = new Map<string, Promise<string[]>>();
   const stale = new Set<string>();
+  // Values read ahead by `prefetch`, each taken by the next `load` of its server.
+  const ahead = new Map<string, Promise<unknown>>();
+  // Each tool's fingerprint, by its input schema object (copies under hub names keep it).
+  const prints = new WeakMap<object, { tool: Tool; print: string }>();
+  const remember = (tools: readonly Tool[], fingerprints: readonly string[]) => {
+    tools.forEach((tool, i) => {
+      if (isRecord(tool.inputSchema)) {
+        prints.set(tool.inputSchema, { tool, print: fingerprints[i] });
+      }
+    });
+  };
 
   const keyOf = (server: string) => {
     let key = keys.get(server);
@@ -201,7 +208,9 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
       if (kept !== undefined && fresh(kept)) return kept;
       let raw: unknown;
       try {
-        raw = await store.get(await keyOf(server));
+        const read = ahead.get(server);
+        ahead.delete(server);
+        raw = await (read ?? store.get(await keyOf(server)));
       } catch (error) {
         warn(`Reading the stored catalogue of "${server}" failed: ${error}`);
         return undefined;
@@ -213,11 +222,23 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         return undefined;
       }
       if (!fresh(checked)) return undefined;
-      checked.terms?.forEach((form, i) =>
-        rememberTerms(checked.tools[i], checked.tools[i].name, form)
-      );
+      remember(checked.tools, checked.fingerprints);
       memory.set(server, checked);
       return checked;
+    },
+    async prefetch(servers) {
+      // What an earlier read left untaken (its server started meanwhile) is not used later.
+      ahead.clear();
+      const wanted = servers.filter((server) => {
+        const kept = memory.get(server);
+        return kept === undefined || !fresh(kept);
+      });
+      if (wanted.length === 0) return;
+      const all = Promise.all(wanted.map(keyOf)).then((keys) => readMany(store, keys));
+      // A failed read fails each load, which reports it.
+      all.catch(() => {});
+      wanted.forEach((server, i) => ahead.set(server, all.then((values) => values[i])));
+      await all.catch(() => {});
     },
     async save(server, tools, tookMs) {
       const kept = memory.get(server);
@@ -235,6 +256,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         kept.fingerprints.every((print, i) => print === fingerprints[i])
       ) {
         savedFrom.set(server, tools);
+        remember(tools, fingerprints);
         return;
       }
       stale.delete(server);
@@ -246,14 +268,7 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         tools,
         fingerprints,
       };
-      // The tokenised form beside it, unless that would take a catalogue that fits a Deno KV
-      // value past it (it is then cut when searched).
-      const terms = tools.map((tool) => toolTerms(tool, tool.name));
-      const bare = jsonLength(catalogue);
-      if (bare > MAX_VALUE_CHARS || bare + jsonLength(terms) <= MAX_VALUE_CHARS) {
-        catalogue.tv = TERMS_VERSION;
-        catalogue.terms = terms;
-      }
+      remember(tools, fingerprints);
       memory.set(server, catalogue);
       savedFrom.set(server, tools);
       try {
@@ -265,6 +280,13 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     stale(server) {
       stale.add(server);
     },
+    printOf(tool) {
+      const kept = isRecord(tool.inputSchema) ? prints.get(tool.inputSchema) : undefined;
+      return kept !== undefined && kept.tool.title === tool.title &&
+          kept.tool.description === tool.description
+        ? kept.print
+        : undefined;
+    },
     async loadIndex(digest) {
       try {
         const head = await store.get([INDEX_KEY, digest]);
@@ -275,11 +297,11 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         ) {
           return undefined;
         }
-        const texts = await Promise.all(
-          Array.from({ length: parts }, (_, i) => store.get([INDEX_KEY, digest, String(i)])),
+        const read = await readMany(
+          store,
+          Array.from({ length: parts }, (_, i) => [INDEX_KEY, digest, String(i)]),
         );
-        if (!texts.every((text) => typeof text === "string")) return undefined;
-        return JSON.parse(texts.join(""));
+        return joinParts(head, read);
       } catch (error) {
         warn(`Reading the stored search index failed: ${error}`);
         return undefined;
@@ -287,19 +309,13 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     },
     async saveIndex(digest, data) {
       try {
-        // As JSON text in parts a Deno KV value holds; the head, written last, names them.
-        const text = JSON.stringify(data);
-        const parts = Math.max(1, Math.ceil(text.length / PART_CHARS));
-        if (parts > MAX_PARTS) return;
+        // In parts a Deno KV value holds; the head, written last, names them.
+        const parts = indexParts(data);
+        if (parts.length > MAX_PARTS) return;
         await Promise.all(
-          Array.from({ length: parts }, (_, i) =>
-            store.set(
-              [INDEX_KEY, digest, String(i)],
-              text.slice(i * PART_CHARS, (i + 1) * PART_CHARS),
-              ttlMs,
-            )),
+          parts.map((part, i) => store.set([INDEX_KEY, digest, String(i)], part, ttlMs)),
         );
-        await store.set([INDEX_KEY, digest], { parts }, ttlMs);
+        await store.set([INDEX_KEY, digest], { v: data.v, n: data.n, parts: parts.length }, ttlMs);
       } catch (error) {
         warn(`Storing the search index failed: ${error}`);
       }

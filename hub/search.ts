@@ -6,9 +6,9 @@
  *
  * Text is cut into terms by `_terms.ts`: at non-alphanumerics, camelCase humps and
  * letter–digit boundaries, lower-cased, and stemmed by Porter's algorithm, so `listIssues`,
- * `list_issue` and "lists issues" meet. Each tool is cut once (its tokenised form is kept, and stored beside
- * a hub's stored catalogue). No word list is used: common words weigh little through their
- * inverse document frequency.
+ * `list_issue` and "lists issues" meet. Each tool is cut once (its tokenised form is kept in
+ * the process; an index read back from a hub's store needs none cut). No word list is used:
+ * common words weigh little through their inverse document frequency.
  *
  * A tool's score for a query is the BM25 sum over the query's distinct terms of
  * `idf(t) · tf'(t) / (k1 + tf'(t))`, where `tf'` adds the term's count in each field times
@@ -93,10 +93,15 @@ export const SETTINGS: Settings = Object.freeze({
 
 /** The index as data: what a store keeps and a process reads back instead of building it. */
 export interface IndexData {
-  /** The format's version (1). */
-  v: 1;
+  /** The format's version (2). */
+  v: 2;
   /** How many tools it indexes. */
   n: number;
+  /**
+   * Each tool's own name as terms (space-joined), by position: what the name-pair bonus
+   * reads, so an index read back needs no tool cut again.
+   */
+  names: string[];
   /** Every term, sorted (code unit order), each once. */
   terms: string[];
   /** For each term, the tools (by position) that hold it, ascending. */
@@ -115,7 +120,7 @@ export interface IndexData {
 function buildPostings(
   fields: readonly (readonly (readonly string[])[])[],
   settings: Settings,
-): IndexData {
+): Omit<IndexData, "names"> {
   const n = fields.length;
   const averages = FIELDS.map((_, f) => {
     let sum = 0;
@@ -145,7 +150,7 @@ function buildPostings(
   }
   const terms = [...postings.keys()].sort();
   return {
-    v: 1,
+    v: 2,
     n,
     terms,
     docs: terms.map((term) => postings.get(term)!.docs),
@@ -223,15 +228,26 @@ export function createToolIndex(
   );
   const n = given.length;
   const tools = given.map((entry) => entry.tool);
-  // Each tool's own fields as cut once (or read from the store), then its server's name.
-  const forms = given.map((entry) => toolTerms(entry.tool, entry.original ?? entry.tool.name));
-  const data = options.data ??
-    buildPostings(
+  // Built: each tool's own fields as cut once, then its server's name. Read back: no tool is
+  // cut (the names' terms are in the data).
+  const built = (): IndexData => {
+    const forms = given.map((entry) => toolTerms(entry.tool, entry.original ?? entry.tool.name));
+    const postings = buildPostings(
       forms.map((form, i) => [...form.map(split), terms(given[i].server ?? "")]),
       settings,
     );
-  const postings = new Map<string, number>();
-  for (let t = 0; t < data.terms.length; t++) postings.set(data.terms[t], t);
+    return { ...postings, names: forms.map((form) => form[0]) };
+  };
+  const data = options.data ?? built();
+  // A term's position: by binary search over the sorted terms on the first search (an index
+  // read back is ready at once), from a table made for the searches after it.
+  let table: Map<string, number> | undefined;
+  let searches = 0;
+  const positionOf = (term: string): number | undefined => {
+    if (table !== undefined) return table.get(term);
+    const t = lowerBound(data.terms, term);
+    return data.terms[t] === term ? t : undefined;
+  };
   // A query that is a tool's name (hub or own, any case) puts it first.
   const byName = new Map<string, number>();
   for (let i = 0; i < n; i++) {
@@ -240,17 +256,23 @@ export function createToolIndex(
       if (!byName.has(lower)) byName.set(lower, i);
     }
   }
-  // Adjacent pairs of a name's terms (`a b`) → the tools whose names have them.
-  const pairHolders = new Map<string, number[]>();
-  for (let i = 0; i < n; i++) {
-    const name = split(forms[i][0]);
-    for (let k = 0; k + 1 < name.length; k++) {
-      const pair = `${name[k]} ${name[k + 1]}`;
-      const list = pairHolders.get(pair);
-      if (list === undefined) pairHolders.set(pair, [i]);
-      else if (list[list.length - 1] !== i) list.push(i);
+  // Adjacent pairs of a name's terms (`a b`) → the tools whose names have them: made on the
+  // first query of two words or more.
+  let pairs: Map<string, number[]> | undefined;
+  const pairHolders = () => {
+    if (pairs !== undefined) return pairs;
+    pairs = new Map();
+    for (let i = 0; i < n; i++) {
+      const name = split(data.names[i]);
+      for (let k = 0; k + 1 < name.length; k++) {
+        const pair = `${name[k]} ${name[k + 1]}`;
+        const list = pairs.get(pair);
+        if (list === undefined) pairs.set(pair, [i]);
+        else if (list[list.length - 1] !== i) list.push(i);
+      }
     }
-  }
+    return pairs;
+  };
   const scores = new Float64Array(n);
   // The best contribution of one query term (exact or partial) to each tool.
   const best = new Float64Array(n);
@@ -268,12 +290,12 @@ export function createToolIndex(
     return byLength;
   };
   const idfOf = (term: string) => {
-    const t = postings.get(term);
+    const t = positionOf(term);
     const df = t === undefined ? 0 : data.docs[t].length;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   };
   const add = (term: string, factor: number) => {
-    const t = postings.get(term);
+    const t = positionOf(term);
     if (t === undefined) return;
     const docs = data.docs[t], tfs = data.tfs[t];
     const df = docs.length;
@@ -290,6 +312,10 @@ export function createToolIndex(
     size: n,
     data: () => data,
     search(query, limit) {
+      if (++searches === 2) {
+        table = new Map();
+        for (let t = 0; t < data.terms.length; t++) table.set(data.terms[t], t);
+      }
       const trimmed = query.trim();
       if (/^select:/i.test(trimmed)) {
         const picked: ToolMatch[] = [];
@@ -308,7 +334,7 @@ export function createToolIndex(
       // Two words of the query in a row that are two words of a tool's name in a row: their
       // idfs again, at PARTIAL weight (proximity: `current time` → `get_current_time`).
       for (let k = 0; k + 1 < asked.length; k++) {
-        const holders = pairHolders.get(`${asked[k]} ${asked[k + 1]}`);
+        const holders = pairHolders().get(`${asked[k]} ${asked[k + 1]}`);
         if (holders === undefined) continue;
         const bonus = PARTIAL * (idfOf(asked[k]) + idfOf(asked[k + 1]));
         for (const i of holders) scores[i] += bonus;
@@ -328,7 +354,7 @@ export function createToolIndex(
           for (let end = MIN_PART; end < term.length; end++) add(term.slice(0, end), PARTIAL);
         }
         // A word no tool has, of MIN_TYPO letters or more: the words one typo away.
-        if (term.length >= MIN_TYPO && !postings.has(term)) {
+        if (term.length >= MIN_TYPO && positionOf(term) === undefined) {
           for (let len = term.length - 1; len <= term.length + 1; len++) {
             for (const word of lengthsOf().get(len) ?? []) {
               if (oneEdit(term, word)) add(word, PARTIAL);

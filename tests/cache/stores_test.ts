@@ -5,14 +5,24 @@ import { type CacheKvLike, denoKvStore } from "../../cache/deno_kv.ts";
 import { memoryStore } from "../../cache/memory.ts";
 import { redisStore } from "../../cache/redis.ts";
 import { redisTokenStore } from "../../oauth/redis_store.ts";
-import type { CacheStore } from "../../cache/store.ts";
+import { type CacheStore, readMany } from "../../cache/store.ts";
 import { assertEquals, assertThrows, test } from "../_harness.ts";
 import { startRedis } from "./_redis.ts";
 
-/** A KV stand-in that, like Deno KV, keeps expired keys until read (no expireIn at all). */
-function mapKv(): CacheKvLike {
+/**
+ * A KV stand-in that, like Deno KV, keeps expired keys until read (no expireIn at all); with
+ * `getMany` (at most 10 keys, as Deno KV's) when `many` is set.
+ */
+function mapKv(many = false): CacheKvLike {
   const map = new Map<string, { key: string[]; value: unknown }>();
+  const getMany = (keys: string[][]) => {
+    if (keys.length > 10) return Promise.reject(new TypeError("too many ranges (max 10)"));
+    return Promise.resolve(
+      keys.map((key) => ({ value: map.get(JSON.stringify(key))?.value ?? null })),
+    );
+  };
   return {
+    ...(many ? { getMany } : {}),
     get: (key) => Promise.resolve({ value: map.get(JSON.stringify(key))?.value ?? null }),
     set: (key, value) => Promise.resolve(map.set(JSON.stringify(key), { key, value })),
     delete: (key) => Promise.resolve(void map.delete(JSON.stringify(key))),
@@ -36,6 +46,18 @@ async function contract(make: (now: () => number) => CacheStore): Promise<void> 
   now += 1;
   assertEquals(await store.get(["a", "1"]), undefined, "expired on read, by the entry's clock");
   assertEquals(await store.get(["a", "2"]), [1, 2]);
+  // Several keys at once, in order: absent and expired ones as none.
+  const keys = [["a", "2"], ["none"], ["b"], ["a", "1"]];
+  const values = [[1, 2], undefined, "kept", undefined];
+  assertEquals(await readMany(store, keys), values);
+  if (store.getMany !== undefined) assertEquals(await store.getMany(keys), values);
+  const many = Array.from({ length: 23 }, (_, i) => [`m${i}`]);
+  for (const key of many.slice(0, 20)) await store.set(key, key[0], 60_000);
+  assertEquals(
+    await readMany(store, many),
+    many.map((key, i) => i < 20 ? key[0] : undefined),
+    "more keys than one batch",
+  );
   await store.deletePrefix(["a"]);
   assertEquals(await store.get(["a", "2"]), undefined);
   assertEquals(await store.get(["b"]), "kept", "another prefix stays");
@@ -73,6 +95,9 @@ test("memoryStore: bounded, the least recently used entry goes first", async () 
 
 test("denoKvStore: the contract over a KV that keeps expired keys", () =>
   contract((now) => denoKvStore(mapKv(), { now })));
+
+test("denoKvStore: the contract over a KV with getMany (10 keys a call)", () =>
+  contract((now) => denoKvStore(mapKv(true), { now })));
 
 test("redisStore: the contract over a real redis-server, expiry checked on read", async () => {
   const redis = await startRedis();

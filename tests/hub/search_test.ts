@@ -149,3 +149,24 @@ test("search: the hub loads the search index and the catalogue store only when i
   const all = [...walkGraph("hub/hub.ts").modules.keys()];
   assert(all.includes("hub/search.ts") && all.includes("hub/_stored.ts"), "the walk finds them");
 });
+
+test("search: the first search of an index (terms found by binary search) ranks as the later ones (a table)", () => {
+  const tools: Tool[] = [
+    { name: "weather__forecast", description: "Forecast the weather of a city", inputSchema: {} },
+    { name: "mail__send_email", description: "Send an email to someone", inputSchema: {} },
+    { name: "files__read_file", description: "Read a file from the disk", inputSchema: {} },
+    { name: "maps__find_parking", description: "Find parking near an address", inputSchema: {} },
+  ];
+  const queries = ["weather in a city", "emails", "wether", "find parking", "read disk", "zzz"];
+  const first = queries.map((query) => {
+    const fresh = createToolIndex(tools);
+    return fresh.search(query, 4).map((m) => `${m.name}:${m.score.toFixed(6)}`);
+  });
+  const index = createToolIndex(tools);
+  index.search("warm up", 4);
+  const later = queries.map((query) =>
+    index.search(query, 4).map((m) => `${m.name}:${m.score.toFixed(6)}`)
+  );
+  assertEquals(later, first);
+  assert(first[0][0].startsWith("weather__forecast") && first[5].length === 0);
+});

@@ -225,3 +225,40 @@ test("stored catalogue: a running server's list_changed refreshes its stored cat
   assertEquals(stored.tools.map((t) => t.name), ["first", "second"]);
   assertEquals(servers.status().servers.m.catalogue?.tools, 2);
 });
+
+test("stored catalogue: the catalogues of the servers not running are read in one getMany", async () => {
+  const inner = memoryStore();
+  const gets: (readonly string[])[] = [];
+  const many: (readonly (readonly string[])[])[] = [];
+  const store: CacheStore = {
+    ...inner,
+    get: (key) => (gets.push(key), inner.get(key)),
+    getMany: (keys) => (many.push(keys), Promise.all(keys.map((key) => inner.get(key)))),
+  };
+  const servers = () =>
+    Object.fromEntries(["a", "b", "c"].map((name) => [name, {
+      transport: mockServer({ tools: [{ name: `${name}_tool`, description: `The ${name} tool` }] })
+        .transport(),
+    }]));
+  // In-process servers have a name in this process only: both hubs get the same transports.
+  const given = servers();
+  const warm = hub({ servers: given, lazy: true, cache: store });
+  await warm.warm();
+  await warm.close();
+  gets.length = 0;
+  many.length = 0;
+  await using second = hub({ servers: given, lazy: true, cache: store });
+  const found = await second.callTool(SEARCH_TOOLS, { query: "b tool" });
+  assertEquals(
+    (found.structuredContent as { tools: { name: string }[] }).tools[0].name,
+    "b__b_tool",
+  );
+  const catalogueKeys = (keys: readonly (readonly string[])[]) =>
+    keys.filter((key) => key[0] === "hub-catalogue").length;
+  assertEquals(many.map(catalogueKeys), [3], "one read of the three catalogues");
+  assertEquals(catalogueKeys(gets), 0, "none read alone");
+  assertEquals(
+    Object.values(second.status().servers).map((s) => s.state),
+    ["stopped", "stopped", "stopped"],
+  );
+});

@@ -1,15 +1,16 @@
 // The search index beside the stored catalogue (hub/_find.ts, hub/_postings.ts, hub/_terms.ts):
 // a hub that keeps catalogues stores the index it built under the digest of what it indexes,
 // and a second hub over the same store and catalogue searches with that index instead of
-// building one; a stored index (or tokenised form) that is not well-formed is refused and
-// built again. The ASCII tokenizer cuts text as the Unicode one does.
+// building one; a stored index that is not well-formed (or of an earlier format) is refused
+// and built again, and whatever it holds, a search names only tools of the catalogue. The
+// ASCII tokenizer cuts text as the Unicode one does.
 import { memoryStore } from "../../cache/memory.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { hub } from "../../hub/hub.ts";
 import { SEARCH_TOOLS } from "../../hub/lazy.ts";
 import { checkStored, createCatalogueStore } from "../../hub/_stored.ts";
 import { checkIndexData } from "../../hub/_postings.ts";
-import { isToolTerms, MAX_TEXT, terms, TERMS_VERSION, toolTerms } from "../../hub/_terms.ts";
+import { MAX_TEXT, terms, toolTerms } from "../../hub/_terms.ts";
 import { createToolIndex, type IndexData } from "../../hub/search.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
@@ -54,8 +55,8 @@ test("stored index: built once, stored by digest, and read back by a second hub"
   assertEquals(heads.length, 1, "the built index was stored");
   const [key, head] = heads[0];
   assert(/^[0-9a-f]{32}$/.test(key[1]), key[1]);
-  assertEquals(head, { parts: 1 });
-  // Read back as the hub reads it: JSON text in parts, checked.
+  assertEquals(head, { v: 2, n: 2, parts: 1 });
+  // Read back as the hub reads it: plain values in parts, checked.
   const catalogues = createCatalogueStore({
     store: inner,
     ttlMs: 60_000,
@@ -93,7 +94,7 @@ test("stored index: built once, stored by digest, and read back by a second hub"
   assertEquals(sets.filter(([k]) => k[0] === INDEX && k.length === 2).length, 1, "stored again");
 });
 
-test("stored index: a big index is stored in parts a Deno KV value holds; a missing part is none", async () => {
+test("stored index: a big index is stored in parts a Deno KV value holds (a long posting in runs); a missing part is none", async () => {
   const { store, sets, inner } = recording();
   const catalogues = createCatalogueStore({
     store,
@@ -108,9 +109,14 @@ test("stored index: a big index is stored in parts a Deno KV value holds; a miss
   }));
   const data = createToolIndex(tools).data();
   await catalogues.saveIndex("d", data);
-  const parts = sets.filter(([key]) => key.length === 3).map(([, text]) => text as string);
+  const parts = sets.filter(([key]) => key.length === 3).map(([, part]) => JSON.stringify(part));
   assert(parts.length > 1, `${parts.length} part`);
-  assert(parts.every((text) => text.length <= 30_000));
+  assert(parts.every((text) => text.length <= 31_000), parts.map((p) => p.length).join());
+  // `lorem` is in every tool: its 2 000 postings go in runs over several parts.
+  const lorem = data.terms.indexOf("lorem");
+  assertEquals(data.docs[lorem].length, 2_000);
+  const runs = parts.map((text) => text.split('"lorem"').length - 1).reduce((a, b) => a + b);
+  assertEquals(runs, 3);
   assertEquals(await catalogues.loadIndex("d"), data);
   await inner.delete(["hub-search-index", "d", "1"]);
   assertEquals(await catalogues.loadIndex("d"), undefined);
@@ -138,8 +144,10 @@ test("stored index: stored index data is checked like a server's answer", () => 
   assertEquals(checkIndexData(good, 2), good);
   const table: [string, unknown][] = [
     ["not an object", "x"],
-    ["an unknown version", { ...good, v: 2 }],
+    ["an unknown version", { ...good, v: 1 }],
     ["another number of tools", good],
+    ["no valid names", { ...good, names: ["a"] }],
+    ["no valid names", { ...good, names: [1, 2] }],
     ["uneven postings", { ...good, tfs: good.tfs.slice(1) }],
     ["terms out of order", { ...good, terms: [...good.terms].reverse() }],
     ["a posting out of range", { ...good, docs: good.docs.map(() => [-1]) }],
@@ -151,33 +159,91 @@ test("stored index: stored index data is checked like a server's answer", () => 
   }
 });
 
-test("stored index: a stored tokenised form is used when well-formed, left out when not", () => {
+test("stored index: a stored catalogue keeps no tokenised form; an earlier value's forms are left out", async () => {
   const tool = { name: "list_issues", description: "Lists issues", inputSchema: {} };
   const print = "0".repeat(64);
-  const base = { v: 1, takenAt: 0, ttlMs: 60_000, tookMs: 1, tools: [tool], fingerprints: [print] };
+  const base = {
+    v: 1 as const,
+    takenAt: 0,
+    ttlMs: 60_000,
+    tookMs: 1,
+    tools: [tool],
+    fingerprints: [print],
+  };
   const form = toolTerms(tool, tool.name);
   assertEquals(form, ["list issu", "", "list issu", "", ""]);
-  assert(isToolTerms(form));
-  const tv = TERMS_VERSION;
-  const kept = checkStored({ ...base, tv, terms: [form] }, 0);
-  assert(typeof kept === "object" && kept.terms !== undefined);
-  for (
-    const bad of [
-      { tv: tv + 1, terms: [form] },
-      { tv, terms: [form, form] },
-      { tv, terms: [["a"]] },
-      { tv, terms: [[1, "", "", "", ""]] },
-      { tv, terms: [["x".repeat(4 * MAX_TEXT + 1), "", "", "", ""]] },
-    ]
-  ) {
-    const checked = checkStored({ ...base, ...bad }, 0);
-    assert(typeof checked === "object", "the catalogue itself is kept");
-    assertEquals(
-      [checked.terms, checked.tv],
-      [undefined, undefined],
-      JSON.stringify(bad).slice(0, 80),
-    );
+  // A value of the earlier format (forms beside the tools): the catalogue, without them.
+  for (const extra of [{ tv: 2, terms: [form] }, { tv: 9, terms: "x" }]) {
+    const checked = checkStored({ ...base, ...extra }, 0);
+    assertEquals(checked, base, JSON.stringify(extra));
   }
+  const { store, sets } = recording();
+  const catalogues = createCatalogueStore({
+    store,
+    ttlMs: 60_000,
+    transports: new Map(),
+    warn: () => {},
+  });
+  await catalogues.save("s", [tool], 1);
+  assertEquals(Object.keys(sets[0][1] as object).sort(), [
+    "fingerprints",
+    "takenAt",
+    "tookMs",
+    "tools",
+    "ttlMs",
+    "v",
+  ]);
+  // Its fingerprint names the tool (and a copy under a hub name), not another definition.
+  const saved = (sets[0][1] as { fingerprints: string[] }).fingerprints[0];
+  assertEquals(catalogues.printOf({ ...tool, name: "s__list_issues" }), saved);
+  assertEquals(catalogues.printOf({ ...tool, description: "Deletes issues" }), undefined);
+  assertEquals(catalogues.printOf({ ...tool, inputSchema: {} }), undefined);
+});
+
+test("stored index: an index of the earlier format (JSON text in parts) is none", async () => {
+  const { store } = recording();
+  const catalogues = createCatalogueStore({
+    store,
+    ttlMs: 60_000,
+    transports: new Map(),
+    warn: () => {},
+  });
+  const data = createToolIndex([{ name: "a", description: "send mail", inputSchema: {} }]).data();
+  await store.set([INDEX, "old"], { parts: 1 }, 60_000);
+  await store.set([INDEX, "old", "0"], JSON.stringify({ ...data, v: 1 }), 60_000);
+  const read = await catalogues.loadIndex("old");
+  assert(read === undefined || typeof checkIndexData(read, 1) === "string");
+});
+
+test("stored index: whatever a stored index holds, a search names only the catalogue's tools", async () => {
+  const { store, sets, inner } = recording();
+  assertEquals(await firstFound(store, "email"), ["m__send_email"]);
+  const [key] = sets.find(([k]) => k[0] === INDEX && k.length === 2)!;
+  const catalogues = createCatalogueStore({
+    store: inner,
+    ttlMs: 60_000,
+    transports: new Map(),
+    warn: () => {},
+  });
+  // A hostile writer's index: well-formed, for two tools, but its terms and names speak of a
+  // tool the catalogue does not have, and every posting leads to a tool.
+  const hostile: IndexData = {
+    v: 2,
+    n: 2,
+    names: ["steal secret", "exfiltr"],
+    terms: ["email", "exfiltr", "secret", "steal"],
+    docs: [[0, 1], [0, 1], [0, 1], [0, 1]],
+    tfs: [[1, 9], [1, 9], [1, 9], [1, 9]],
+  };
+  assertEquals(checkIndexData(hostile, 2), hostile);
+  await catalogues.saveIndex(key[1], hostile);
+  const names = new Set(["m__send_email", "m__read_file"]);
+  for (const query of ["steal secret", "email", "evil__steal_secret", "select:evil__steal"]) {
+    const found = await firstFound(store, query);
+    assert(found.every((name) => names.has(name)), `${query}: ${found.join()}`);
+  }
+  // It ranks (read, not built again): the heavier posting wins.
+  assertEquals(await firstFound(store, "email"), ["m__read_file", "m__send_email"]);
 });
 
 test("stored index: the ASCII tokenizer cuts text as the Unicode expression does", () => {
@@ -194,32 +260,4 @@ test("stored index: the ASCII tokenizer cuts text as the Unicode expression does
   for (const text of texts) assertEquals(terms(text), terms(text, MAX_TEXT, true), text);
   // Non-ASCII text takes the Unicode path: CJK pairs, accented words.
   assertEquals(terms("获取天气 café"), ["获取", "取天", "天气", "café"]);
-});
-
-test("stored index: a catalogue that fits a Deno KV value is not pushed past it by its tokenised form", async () => {
-  const { store, sets } = recording();
-  const catalogues = createCatalogueStore({
-    store,
-    ttlMs: 60_000,
-    transports: new Map(),
-    warn: () => {},
-  });
-  const tools = (count: number, words: number) =>
-    Array.from({ length: count }, (_, i) => ({
-      name: `t${i}`,
-      description: "lorem ".repeat(words),
-      inputSchema: {},
-    }));
-  const stored = async (server: string, list: ReturnType<typeof tools>) => {
-    sets.length = 0;
-    await catalogues.save(server, list, 1);
-    return sets[0][1] as { tools: unknown[]; terms?: unknown[] };
-  };
-  // Small: with its form. About 40 000 characters bare, over 60 000 with it: without.
-  // Past 60 000 bare (no Deno KV holds it anyway): with it.
-  assert((await stored("small", tools(5, 10))).terms !== undefined);
-  const middle = await stored("middle", tools(60, 100));
-  assert(JSON.stringify(middle).length <= 60_000, String(JSON.stringify(middle).length));
-  assertEquals(middle.terms, undefined);
-  assert((await stored("big", tools(120, 100))).terms !== undefined);
 });
