@@ -149,6 +149,7 @@ import "./protocol/meta_test.ts";
 import "./protocol/mrtr_test.ts";
 import "./protocol/negotiation_test.ts";
 import "./protocol/param_headers_test.ts";
+import "./protocol/pieced_json_test.ts";
 import "./protocol/properties_test.ts";
 import "./protocol/text_test.ts";
 import "./protocol/trace_context_test.ts";
