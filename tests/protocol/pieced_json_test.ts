@@ -147,8 +147,15 @@ function same(a: unknown, b: unknown): boolean {
   return true;
 }
 
-function read(bytes: Uint8Array, cuts: number[], longString: number): DecodeResult | undefined {
-  const reader = piecedReader(longString);
+function read(
+  bytes: Uint8Array,
+  cuts: number[],
+  longString: number,
+  piece?: number,
+): DecodeResult | undefined {
+  // Decoded a few bytes at a time, or (one time in five) in the usual pieces.
+  const some = bytes.length + longString;
+  const reader = piecedReader(longString, piece ?? (some % 5 === 0 ? undefined : 1 + some % 7));
   let from = 0;
   for (const cut of [...cuts].sort((x, y) => x - y)) {
     // A fresh copy per chunk, overwritten once pushed: the reader keeps none of it.
@@ -293,9 +300,11 @@ test("pieced reader: a long string is read in pieces and keeps its value", () =>
   assert(bytes.length > 4 * LONG_STRING, "long enough to be pieced");
   const cuts = [];
   for (let at = 1; at < bytes.length; at += 4093) cuts.push(at);
-  const got = read(bytes, cuts, LONG_STRING);
-  assert(got?.ok, "a message");
-  assert(same(got.message, JSON.parse(text)), "the same value");
+  for (const piece of [undefined, 4096, 4099]) {
+    const got = read(bytes, cuts, LONG_STRING, piece);
+    assert(got?.ok, "a message");
+    assert(same(got.message, JSON.parse(text)), "the same value");
+  }
   const reader = piecedReader();
   reader.push(bytes.subarray(0, 10));
   assertEquals(new TextDecoder().decode(reader.head), text.slice(0, 10));
