@@ -194,6 +194,7 @@ import "./tracing/stdio_test.ts";
 import "./transports/in_process_test.ts";
 import "./transports/lean_reads_test.ts";
 import "./transports/lines_test.ts";
+import "./transports/long_bodies_test.ts";
 import "./transports/long_lines_test.ts";
 import "./transports/redact_test.ts";
 import "./transports/sse_test.ts";
