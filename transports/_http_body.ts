@@ -9,8 +9,15 @@
 
 import { McpError } from "../protocol/errors.ts";
 import type { PiecedReader } from "../protocol/pieced_json.ts";
-import { type ByteCarry, byteCarry, decodeOwned, releaseChunk } from "./_bytes.ts";
-import { loadLong, LONG_MESSAGE, longReader } from "./_long.ts";
+import {
+  type ByteCarry,
+  byteCarry,
+  decodeOwned,
+  loadLong,
+  LONG_MESSAGE,
+  longReader,
+  releaseChunk,
+} from "./_bytes.ts";
 
 /**
  * Whether a large body of known length is read with a BYOB reader into one buffer of its

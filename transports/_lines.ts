@@ -7,9 +7,8 @@
 
 import type { DecodeResult } from "../protocol/jsonrpc.ts";
 import type { PiecedReader } from "../protocol/pieced_json.ts";
-import { byteCarry } from "./_bytes.ts";
+import { byteCarry, loadLong, LONG_MESSAGE, longReader } from "./_bytes.ts";
 import { HEAD_BYTES } from "./_line_id.ts";
-import { loadLong, LONG_MESSAGE, longReader } from "./_long.ts";
 
 /** Callbacks and limits for {@linkcode lineSplitter}. */
 export interface LineSplitterOptions {

@@ -9,7 +9,7 @@
 
 import type { DecodeResult } from "../protocol/jsonrpc.ts";
 import type { PiecedReader } from "../protocol/pieced_json.ts";
-import { decodeOwned, releaseChunk } from "./_bytes.ts";
+import { decodeOwned, loadLong, LONG_MESSAGE, longReader, releaseChunk } from "./_bytes.ts";
 import {
   byobReader,
   declaredLength,
@@ -18,7 +18,6 @@ import {
   readBoundedText,
   tooLarge,
 } from "./_http_body.ts";
-import { loadLong, LONG_MESSAGE, longReader } from "./_long.ts";
 
 const utf8 = new TextDecoder();
 

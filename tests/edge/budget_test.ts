@@ -69,6 +69,8 @@ const LAZY = [
   "sandbox/bwrap_args.ts",
   "sandbox/deno_args.ts",
   "sandbox/seccomp.ts",
+  // The pieced reader of messages past 1 MiB.
+  "protocol/pieced_json.ts",
 ];
 
 /** The lazy layers found in `modules`. */

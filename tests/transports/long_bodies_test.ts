@@ -7,7 +7,7 @@ import { isMcpError } from "../../protocol/errors.ts";
 import { decodeMessage } from "../../protocol/jsonrpc.ts";
 import { serve } from "../../runtime/serve.ts";
 import { readBoundedAnswer } from "../../transports/_long_body.ts";
-import { LONG_MESSAGE } from "../../transports/_long.ts";
+import { LONG_MESSAGE } from "../../transports/_bytes.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
 import { modernRequest, recordingSink, rejection } from "./_http_helpers.ts";

@@ -3,7 +3,7 @@
 // named by its first bytes; and over a real process pipe.
 import { decodeMessage, type DecodeResult } from "../../protocol/jsonrpc.ts";
 import { lineSplitter } from "../../transports/_lines.ts";
-import { loadLong, LONG_MESSAGE } from "../../transports/_long.ts";
+import { loadLong, LONG_MESSAGE } from "../../transports/_bytes.ts";
 import { stdio } from "../../transports/stdio.ts";
 import type { TransportSink } from "../../transports/transport.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
