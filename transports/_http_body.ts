@@ -260,9 +260,15 @@ async function readChunked(
 
 const utf8 = new TextDecoder();
 
-/** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
-export async function readBoundedText(response: Response, limit: number): Promise<string> {
-  const declared = declaredLength(response);
+/**
+ * {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD); `declared` is the
+ * body's `Content-Length` (`NaN` when it has none), when the caller has read it already.
+ */
+export async function readBoundedText(
+  response: Response,
+  limit: number,
+  declared: number = declaredLength(response),
+): Promise<string> {
   if (
     Number.isFinite(declared) && declared <= limit &&
     (declared < LARGE_BODY || byobBodies === false)

@@ -47,11 +47,11 @@ export async function readBoundedAnswer(
   const declared = declaredLength(response);
   if (Number.isFinite(declared)) {
     if (declared < LONG_MESSAGE || declared > limit || response.body === null) {
-      return readBoundedText(response, limit);
+      return readBoundedText(response, limit, declared);
     }
     await loadLong();
     const reader = longReader();
-    if (reader === undefined) return readBoundedText(response, limit);
+    if (reader === undefined) return readBoundedText(response, limit, declared);
     await readLong(response.body, reader, limit);
     return answerOf(reader);
   }
