@@ -4,10 +4,13 @@
  * .transfer(0)` detaches it and returns its memory at once, where a dropped reference would
  * wait for a collection), so a message at the size limit costs its text and its parsed value,
  * not also its bytes. Only buffers nothing else can see go through here: never a chunk a
- * stream handed over, which the runtime may still own.
+ * stream handed over, which the runtime may still own. A message past 1 MiB is not held whole
+ * at all: the pieced reader (`protocol/pieced_json.ts`, loaded on first need) reads it.
  *
  * @module
  */
+
+import type { PiecedReader } from "../protocol/pieced_json.ts";
 
 type Transfer = (this: ArrayBuffer, length: number) => ArrayBuffer;
 const transfer = (ArrayBuffer.prototype as { transfer?: Transfer }).transfer;
@@ -162,4 +165,38 @@ export function decodeOwned(bytes: Uint8Array): string {
   const text = utf8.decode(bytes);
   release(bytes);
   return text;
+}
+
+// ---- the pieced reader of long messages, loaded on first need --------------------------------
+
+/** Messages from this many bytes on are read in pieces (when the reader has loaded). */
+export const LONG_MESSAGE = 1024 * 1024;
+
+let make: (() => PiecedReader) | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Starts loading the pieced reader (once); resolves when it is there. A failed load is
+ * forgotten (the next call tries again): until then, long messages are read whole.
+ *
+ * @returns When the reader can be made.
+ */
+export function loadLong(): Promise<void> {
+  return loading ??= import("../protocol/pieced_json.ts").then((module) => {
+    make = () => module.piecedReader();
+  }, () => {
+    loading = undefined;
+  });
+}
+
+/**
+ * A reader for one long message, or `undefined` while its module has not loaded (the load
+ * starts then).
+ *
+ * @returns The reader, or `undefined`.
+ */
+export function longReader(): PiecedReader | undefined {
+  if (make !== undefined) return make();
+  void loadLong();
+  return undefined;
 }

@@ -8,7 +8,16 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { type ByteCarry, byteCarry, decodeOwned, releaseChunk } from "./_bytes.ts";
+import type { PiecedReader } from "../protocol/pieced_json.ts";
+import {
+  type ByteCarry,
+  byteCarry,
+  decodeOwned,
+  loadLong,
+  LONG_MESSAGE,
+  longReader,
+  releaseChunk,
+} from "./_bytes.ts";
 
 /**
  * Whether a large body of known length is read with a BYOB reader into one buffer of its
@@ -20,9 +29,9 @@ import { type ByteCarry, byteCarry, decodeOwned, releaseChunk } from "./_bytes.t
 let byobBodies: boolean | undefined;
 
 /** Bodies from this size on are read into a buffer of our own, freed once decoded. */
-const LARGE_BODY = 64 * 1024;
+export const LARGE_BODY = 64 * 1024;
 
-function tooLarge(limit: number): McpError {
+export function tooLarge(limit: number): McpError {
   return new McpError(`The server's response is larger than the limit of ${limit} bytes`, {
     kind: "protocol",
     reason: "response_too_large",
@@ -31,7 +40,7 @@ function tooLarge(limit: number): McpError {
 }
 
 /** The body length a response declares with `Content-Length`, or `NaN`. */
-function declaredLength(response: Response): number {
+export function declaredLength(response: Response): number {
   const length = response.headers.get("content-length");
   return length === null ? NaN : Number(length);
 }
@@ -81,11 +90,15 @@ export async function readBounded(response: Response, limit: number): Promise<Ui
   return copy;
 }
 
-/** A body's bytes, and whether they are a buffer of our own (not a chunk of the runtime's). */
-async function gather(
+/**
+ * A body's bytes, and whether they are a buffer of our own (not a chunk of the runtime's); or,
+ * for a long body of unknown length when `pieced`, the reader that read it from its bytes.
+ */
+export async function gather(
   response: Response,
   limit: number,
-): Promise<{ bytes: Uint8Array; owned: boolean; free?: () => void }> {
+  pieced = false,
+): Promise<{ bytes: Uint8Array; owned: boolean; free?: () => void; long?: PiecedReader }> {
   const declared = declaredLength(response);
   if (Number.isFinite(declared)) {
     if (declared > limit) {
@@ -107,21 +120,26 @@ async function gather(
   }
   if (response.body === null) return { bytes: new Uint8Array(0), owned: false };
   const carry = byteCarry(limit);
+  const joined: Joined = { pieced }; // a body of one chunk is used as it is
+  const done = () => {
+    const long = joined.long;
+    if (long !== undefined) return { bytes: EMPTY, owned: false, long };
+    return { bytes: carry.view(), owned: true, free: () => carry.clear() };
+  };
   // Of unknown length (chunked) from a byte stream (Deno): read into one reused buffer and
   // copied into the carry, so no chunk is allocated per read and none waits for a collection.
   if (byobBodies !== false) {
     const reader = byobReader(response.body);
     if (reader !== undefined) {
-      const whole = await readChunked(reader, carry, limit);
+      const whole = await readChunked(reader, joined, carry, limit);
       if (whole !== undefined) return { bytes: whole, owned: true };
-      return { bytes: carry.view(), owned: true, free: () => carry.clear() };
+      return done();
     }
   }
   // Otherwise (Bun) each chunk is copied into one buffer of our own as it arrives and freed
   // at once, so the chunks of a body at the limit are never alive beside their joined copy
   // (Bun frees a read chunk only at its next collection).
   const reader = response.body.getReader();
-  const joined: Joined = {}; // a body of one chunk is used as it is
   while (true) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -129,13 +147,21 @@ async function gather(
   }
   const first = joined.first;
   if (first !== undefined) return { bytes: first, owned: false };
-  return { bytes: carry.view(), owned: true, free: () => carry.clear() };
+  return done();
 }
+
+const EMPTY = new Uint8Array(0);
+/** A body of unknown length this long may grow long: the pieced reader starts loading. */
+const GROWING = 64 * 1024;
 
 /** The chunks of a body of unknown length read so far, besides those joined in the carry. */
 interface Joined {
   /** The first chunk, kept as it is while it is the only one (most bodies are). */
   first?: Uint8Array;
+  /** Whether a body past 1 MiB goes on in a pieced reader. */
+  pieced?: boolean;
+  /** The pieced reader that took over the body. */
+  long?: PiecedReader;
 }
 
 /**
@@ -153,10 +179,18 @@ async function join(
   reader: { cancel(): Promise<void> },
   joinedChunk?: (chunk: Uint8Array) => void,
 ): Promise<boolean> {
-  if (carry.length + (joined.first?.byteLength ?? 0) + value.byteLength > limit) {
+  const long = joined.long;
+  const held = long === undefined ? carry.length + (joined.first?.byteLength ?? 0) : long.length;
+  if (held + value.byteLength > limit) {
     carry.clear();
+    joined.long = undefined;
     await reader.cancel().catch(() => {});
     throw tooLarge(limit);
+  }
+  if (long !== undefined) {
+    long.push(value);
+    joinedChunk?.(value);
+    return false;
   }
   if (joined.first === undefined && carry.length === 0) {
     joined.first = value;
@@ -169,11 +203,24 @@ async function join(
   }
   carry.append(value);
   joinedChunk?.(value);
+  if (joined.pieced && carry.length >= GROWING) {
+    // Past 1 MiB, the rest goes to a pieced reader (loaded while the body grew).
+    if (carry.length < LONG_MESSAGE) void loadLong();
+    else {
+      await loadLong();
+      const reader = longReader();
+      if (reader !== undefined) {
+        reader.push(carry.view());
+        carry.clear();
+        joined.long = reader;
+      }
+    }
+  }
   return false;
 }
 
 /** A BYOB reader of `body`, or `undefined` when it is not a byte stream. */
-function byobReader(body: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | undefined {
+export function byobReader(body: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | undefined {
   try {
     return body.getReader({ mode: "byob" });
   } catch {
@@ -190,16 +237,18 @@ const FIRST_READ = 16 * 1024;
  */
 async function readChunked(
   reader: ReadableStreamBYOBReader,
+  joined: Joined,
   carry: ByteCarry,
   limit: number,
 ): Promise<Uint8Array | undefined> {
   let buffer = new ArrayBuffer(FIRST_READ);
-  const joined: Joined = {};
   for (;;) {
     const { done, value } = await reader.read(new Uint8Array(buffer));
     if (done || value === undefined) {
       const first = joined.first;
-      if (first === undefined) return carry.length === 0 ? new Uint8Array(0) : undefined;
+      if (first === undefined) {
+        return carry.length === 0 && joined.long === undefined ? new Uint8Array(0) : undefined;
+      }
       // A tight copy: the read buffer is larger than a short body.
       return first.byteLength === first.buffer.byteLength ? first : first.slice();
     }
@@ -211,9 +260,15 @@ async function readChunked(
 
 const utf8 = new TextDecoder();
 
-/** {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD). */
-export async function readBoundedText(response: Response, limit: number): Promise<string> {
-  const declared = declaredLength(response);
+/**
+ * {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD); `declared` is the
+ * body's `Content-Length` (`NaN` when it has none), when the caller has read it already.
+ */
+export async function readBoundedText(
+  response: Response,
+  limit: number,
+  declared: number = declaredLength(response),
+): Promise<string> {
   if (
     Number.isFinite(declared) && declared <= limit &&
     (declared < LARGE_BODY || byobBodies === false)

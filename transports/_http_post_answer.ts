@@ -9,7 +9,8 @@
 import { McpError } from "../protocol/errors.ts";
 import { serverErrorReason } from "../protocol/error_reason.ts";
 import { isNotification, isRequest, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
-import { discard, isRetryableStatus, mediaType, readBoundedText, statusError } from "./_http.ts";
+import { discard, isRetryableStatus, mediaType, statusError } from "./_http.ts";
+import { readBoundedAnswer } from "./_long_body.ts";
 import { authError } from "./_http_auth_error.ts";
 import { SESSION_HEADER } from "./_http_request.ts";
 import { decodeOrThrow, describe, parseErrorBody, readErrorText } from "./_http_response.ts";
@@ -87,7 +88,7 @@ export async function onPostResponse(
     return;
   }
   if (type === "application/json") {
-    const text = await readBoundedText(response, config.maxResponseBytes);
+    const text = await readBoundedAnswer(response, config.maxResponseBytes);
     if (text === "") {
       throw new McpError(`The server answered ${what} with an empty body`, {
         kind: "protocol",

@@ -18,6 +18,7 @@ import {
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
 import { readBounded, readBoundedText, retryAfterMs } from "./_http.ts";
+import type { LongAnswer } from "./_long_body.ts";
 import type { HttpProbeResult } from "./transport.ts";
 
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -34,11 +35,14 @@ export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse 
   return isResult(message) || isErrorResponse(message);
 }
 
-/** Decodes a body or event as one JSON-RPC message, or throws a `protocol` error. */
-export function decodeOrThrow(text: string, what: string): JsonRpcMessage {
-  const decoded = decodeMessage(text);
+/**
+ * Decodes a body or event as one JSON-RPC message (or takes a long body's, read from its
+ * bytes), or throws a `protocol` error.
+ */
+export function decodeOrThrow(text: string | LongAnswer, what: string): JsonRpcMessage {
+  const decoded = typeof text === "string" ? decodeMessage(text) : text.decoded;
   if (decoded.ok) return decoded.message;
-  throw malformedAnswer(what, decoded, text);
+  throw malformedAnswer(what, decoded, typeof text === "string" ? text : text.head);
 }
 
 /** Reads the body of an error status as text, up to 64 KiB (empty when it cannot be read). */

@@ -5,7 +5,9 @@
  * @module
  */
 
-import { byteCarry } from "./_bytes.ts";
+import type { DecodeResult } from "../protocol/jsonrpc.ts";
+import type { PiecedReader } from "../protocol/pieced_json.ts";
+import { byteCarry, loadLong, LONG_MESSAGE, longReader } from "./_bytes.ts";
 import { HEAD_BYTES } from "./_line_id.ts";
 
 /** Callbacks and limits for {@linkcode lineSplitter}. */
@@ -20,6 +22,12 @@ export interface LineSplitterOptions {
    * were dropped as they arrived.
    */
   onOversized(bytes: number, head: Uint8Array): void;
+  /**
+   * Given, a line that grows past 1 MiB is read as a message from its bytes (never decoded
+   * whole) and delivered here, decoded, with a copy of its first bytes (up to 1 KiB), instead
+   * of to `onLine`; a blank one is skipped.
+   */
+  onMessage?(read: DecodeResult, head: Uint8Array): void;
 }
 
 /** A push-based line splitter from {@linkcode lineSplitter}. */
@@ -35,6 +43,8 @@ export interface LineSplitter {
 const LF = 0x0a;
 const EMPTY = new Uint8Array(0);
 const CR = 0x0d;
+/** A line this long may grow long: the pieced reader starts loading. */
+const GROWING = 64 * 1024;
 
 /** A copy of the first `HEAD_BYTES` of `first` followed by `then`. */
 function headOf(first: Uint8Array, then: Uint8Array): Uint8Array {
@@ -75,7 +85,7 @@ function isBlank(line: string): boolean {
  * ```
  */
 export function lineSplitter(options: LineSplitterOptions): LineSplitter {
-  const { maxLineBytes, onLine, onOversized } = options;
+  const { maxLineBytes, onLine, onOversized, onMessage } = options;
   const decoder = new TextDecoder();
   // The unfinished line's bytes, copied (a subarray would keep the runtime's read buffer
   // alive, and the reader may reuse a chunk's buffer for the next read).
@@ -83,6 +93,7 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
   let skipping = false; // the current line went over the limit
   let skipped = 0; // its length so far
   let head: Uint8Array = EMPTY; // its first bytes
+  let long: PiecedReader | undefined; // reads the current line, once it grew long
 
   function emit(bytes: Uint8Array, held: boolean): void {
     let end = bytes.length;
@@ -96,6 +107,20 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
   }
 
   function finishLine(tail: Uint8Array): void {
+    if (long !== undefined) {
+      const reader = long;
+      long = undefined;
+      const total = reader.length + tail.length;
+      const last = tail.length > 0 ? tail[tail.length - 1] : reader.lastByte;
+      if ((last === CR ? total - 1 : total) > maxLineBytes) {
+        onOversized(total, headOf(reader.head, tail));
+        return;
+      }
+      reader.push(tail);
+      const read = reader.end();
+      if (read !== undefined) onMessage!(read, reader.head);
+      return;
+    }
     if (skipping) {
       const total = skipped + tail.length;
       if (head.length < HEAD_BYTES) head = headOf(head, tail);
@@ -123,8 +148,27 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
   function skip(bytes: number, next: Uint8Array): void {
     skipping = true;
     skipped = bytes;
-    head = headOf(carry.view(), next);
+    head = headOf(long?.head ?? carry.view(), next);
+    long = undefined;
     carry.clear();
+  }
+
+  /** The line's length so far. */
+  function held(): number {
+    return long === undefined ? carry.length : long.length;
+  }
+
+  /** A long line goes on in the pieced reader, once it has loaded. */
+  function grown(): void {
+    if (carry.length < LONG_MESSAGE) {
+      if (carry.length >= GROWING) void loadLong();
+      return;
+    }
+    const reader = longReader();
+    if (reader === undefined) return;
+    reader.push(carry.view());
+    carry.clear();
+    long = reader;
   }
 
   function hold(piece: Uint8Array): void {
@@ -134,8 +178,12 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
       return;
     }
     // One byte of slack for a \r that may precede the \n in the next chunk.
-    if (carry.length + piece.length > maxLineBytes + 1) skip(carry.length + piece.length, piece);
-    else carry.append(piece);
+    if (held() + piece.length > maxLineBytes + 1) skip(held() + piece.length, piece);
+    else if (long !== undefined) long.push(piece);
+    else {
+      carry.append(piece);
+      if (onMessage !== undefined && carry.length >= GROWING) grown();
+    }
   }
 
   /**
@@ -164,7 +212,7 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
 
   return {
     push(chunk: Uint8Array): void {
-      let start = carry.length === 0 && !skipping ? wholeLines(chunk) : 0;
+      let start = carry.length === 0 && !skipping && long === undefined ? wholeLines(chunk) : 0;
       while (start < chunk.length) {
         const newline = chunk.indexOf(LF, start);
         if (newline === -1) {
@@ -172,13 +220,13 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
           return;
         }
         const tail = chunk.subarray(start, newline);
-        if (!skipping && carry.length + tail.length > maxLineBytes + 1) skip(carry.length, tail);
+        if (!skipping && held() + tail.length > maxLineBytes + 1) skip(held(), tail);
         finishLine(tail);
         start = newline + 1;
       }
     },
     end(): void {
-      if (skipping || carry.length > 0) finishLine(new Uint8Array(0));
+      if (skipping || held() > 0) finishLine(new Uint8Array(0));
     },
     get bufferedBytes(): number {
       return carry.length;

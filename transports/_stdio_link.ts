@@ -5,7 +5,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
+import { decodeMessage, type DecodeResult, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { sanitizeText } from "../protocol/text.ts";
 import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
 import { counted } from "./census.ts";
@@ -229,29 +229,37 @@ export function startLink(
     }
   }
 
+  /** Delivers a decoded line: `line` is its text, or a long one's first bytes. */
+  function deliver(decoded: DecodeResult, line: string | Uint8Array): void {
+    if (!decoded.ok) {
+      const text = typeof line === "string" ? line : utf8.decode(line);
+      if (skipped.count++ === 0) skipped.first = shortLine(text);
+      // A viewer (the CLI's --verbose) sees the line itself, redacted by the guard.
+      try {
+        sink.skipped?.(text);
+      } catch {
+        // A throwing viewer must not break the link.
+      }
+      // The line itself is not echoed in the warning (each one would be); errors quote the first.
+      warn(`skipped a line from the server that is not a JSON-RPC message (${decoded.reason})`);
+      if (decoded.id !== undefined) sink.malformed?.(decoded.id, decoded);
+      return;
+    }
+    try {
+      sink.message(decoded.message);
+    } catch (error) {
+      warn(`the message handler threw: ${(error as Error)?.name ?? "error"}`);
+    }
+  }
+
   const splitter = lineSplitter({
     maxLineBytes: settings.maxMessageBytes,
     onLine(line) {
-      if (closing) return;
-      const decoded = decodeMessage(line);
-      if (!decoded.ok) {
-        if (skipped.count++ === 0) skipped.first = shortLine(line);
-        // A viewer (the CLI's --verbose) sees the line itself, redacted by the guard.
-        try {
-          sink.skipped?.(line);
-        } catch {
-          // A throwing viewer must not break the link.
-        }
-        // The line itself is not echoed in the warning (each one would be); errors quote the first.
-        warn(`skipped a line from the server that is not a JSON-RPC message (${decoded.reason})`);
-        if (decoded.id !== undefined) sink.malformed?.(decoded.id, decoded);
-        return;
-      }
-      try {
-        sink.message(decoded.message);
-      } catch (error) {
-        warn(`the message handler threw: ${(error as Error)?.name ?? "error"}`);
-      }
+      if (!closing) deliver(decodeMessage(line), line);
+    },
+    // A line past 1 MiB, read from its bytes: a refused one is shown by its first bytes.
+    onMessage(read, head) {
+      if (!closing) deliver(read, head);
     },
     onOversized(bytes, head) {
       // An answer whose first bytes show its id fails its request at once (as over HTTP).

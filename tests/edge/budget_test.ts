@@ -83,6 +83,8 @@ const LAZY = [
   "transports/_http_auth_error.ts",
   "transports/challenge_summary.ts",
   "oauth/challenge.ts",
+  // The pieced reader of messages past 1 MiB.
+  "protocol/pieced_json.ts",
 ];
 
 /**
