@@ -168,6 +168,7 @@ import "./sandbox/plan_test.ts";
 import "./sandbox/policy_test.ts";
 import "./sandbox/required_test.ts";
 import "./scripts/readme_test.ts";
+import "./scripts/ordered_test.ts";
 import "./scripts/stream_test.ts";
 import "./security/adapters_cassette_test.ts";
 import "./security/adapters_kits_test.ts";

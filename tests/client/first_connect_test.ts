@@ -11,22 +11,53 @@ async function failure(promise: Promise<unknown>): Promise<McpError> {
   return error;
 }
 
+/**
+ * Runs `body` with every timer of exactly `ms` armed to fire after `fast` ms instead, and
+ * reports when each such timer fired (other timers are left alone).
+ */
+async function withFastTimer<T>(
+  ms: number,
+  fast: number,
+  body: () => Promise<T>,
+): Promise<{ value: T; fired: number[] }> {
+  const g = globalThis as { setTimeout: typeof setTimeout };
+  const real = g.setTimeout;
+  const fired: number[] = [];
+  g.setTimeout =
+    ((callback: (...args: unknown[]) => void, delay?: number, ...args: unknown[]) =>
+      delay === ms
+        ? real(() => {
+          fired.push(Date.now());
+          callback(...args);
+        }, fast)
+        : real(callback, delay, ...args)) as typeof setTimeout;
+  try {
+    return { value: await body(), fired };
+  } finally {
+    g.setTimeout = real;
+  }
+}
+
 test(
   "first connect: a server that never answers fails at the default readyTimeout, saying so",
   async () => {
     assertEquals(DEFAULT_READY_TIMEOUT, 30_000);
     const warnings: string[] = [];
-    const started = Date.now();
-    const error = await failure(
-      connect({ command: "sleep", args: ["1000"], ...QUICK_CLOSE }, {
-        onWarning: (message) => warnings.push(message),
-      }),
-    );
-    const took = Date.now() - started;
-    assert(took >= 29_000 && took < 40_000, `failed after ${took} ms`);
-    assertEquals([error.kind, error.reason], ["timeout", "not_ready"]);
+    // The default deadline's timer (30 000 ms) is the one thing that ends the wait: it is run
+    // after 300 ms instead, so the test shows which timer fails the connect without waiting 30 s.
+    const { value: error, fired } = await withFastTimer(DEFAULT_READY_TIMEOUT, 300, async () => {
+      const error = await failure(
+        connect({ command: "sleep", args: ["1000"], ...QUICK_CLOSE }, {
+          onWarning: (message) => warnings.push(message),
+        }),
+      );
+      return { error, at: Date.now() };
+    });
+    assertEquals(fired.length, 1, "one timer of the default readyTimeout was armed and fired");
+    assert(error.at >= fired[0], "the connect failed when that timer fired, not before");
+    assertEquals([error.error.kind, error.error.reason], ["timeout", "not_ready"]);
     assertEquals(
-      error.message.split("\n")[0],
+      error.error.message.split("\n")[0],
       "The server was not ready within 30000 ms (1 attempt): it did not answer the handshake. " +
         'If it is slow to start, raise readyTimeout; stderr: "inherit" shows what it prints',
     );

@@ -2,8 +2,8 @@
 // legacy 2025-11-25 core tasks): its `simulate-research-query` tool has
 // `execution.taskSupport: "required"` and, with `ambiguous: true`, asks for input by
 // elicitation while the task is `input_required`. Over stdio and over Streamable HTTP:
-// return, await, a plain call awaited as a task, cancel, and the elicitation answered by the
-// handler.
+// return, await, a plain call awaited as a task and the elicitation answered by the handler
+// (those four at once, as the server takes seconds over each), then cancel.
 import { connect, isTask, type McpClient, type Task, type ToolResult } from "../../mod.ts";
 import type { ClientHandler } from "../../protocol/capabilities.ts";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
@@ -39,10 +39,8 @@ function host() {
   return { handler, asked, relatedTasks, assigns };
 }
 
-async function exercise(client: McpClient, h: ReturnType<typeof host>): Promise<void> {
-  assertEquals(client.era(), "legacy");
-
-  // return: the task at once, in the client's field names.
+/** `task: "return"`: the task at once, in the client's field names, awaited afterwards. */
+async function returnThenAwait(client: McpClient): Promise<void> {
   const returned = await client.callTool(TOOL, { topic: "tides" }, { task: "return" });
   assert(isTask(returned), "a task");
   const task = returned as Task;
@@ -60,25 +58,29 @@ async function exercise(client: McpClient, h: ReturnType<typeof host>): Promise<
   });
   assertStringIncludes(text(awaited), "Research Report: tides");
   assert(seen.length > 0, "onStatus saw the task");
+}
 
-  // await: polled to the end.
-  const result = await client.callTool(TOOL, { topic: "moons" }, {
-    task: "await",
-    timeout: 30_000,
-  });
+async function exercise(client: McpClient, h: ReturnType<typeof host>): Promise<void> {
+  assertEquals(client.era(), "legacy");
+
+  // Four tasks at once (each takes the server seconds): return then await, await, a plain
+  // call, and one that asks for input.
+  const [, result, plain, clarified] = await Promise.all([
+    returnThenAwait(client),
+    // await: polled to the end.
+    client.callTool(TOOL, { topic: "moons" }, { task: "await", timeout: 30_000 }),
+    // A plain call to the required tool is awaited as a task.
+    client.callTool(TOOL, { topic: "comets" }, { timeout: 30_000 }),
+    // The elicitation the task sends (tagged with its related-task _meta) goes to the handler.
+    client.callTool(TOOL, { topic: "rivers", ambiguous: true }, {
+      task: "await",
+      timeout: 30_000,
+      assigns: { user: "ada" },
+    }),
+  ]);
   assert(!isTask(result));
   assertStringIncludes(text(result), "Research Report: moons");
-
-  // A plain call to the required tool is awaited as a task.
-  const plain = await client.callTool(TOOL, { topic: "comets" }, { timeout: 30_000 });
   assertStringIncludes(text(plain), "Research Report: comets");
-
-  // The elicitation the task sends (tagged with its related-task _meta) goes to the handler.
-  const clarified = await client.callTool(TOOL, { topic: "rivers", ambiguous: true }, {
-    task: "await",
-    timeout: 30_000,
-    assigns: { user: "ada" },
-  });
   assertEquals(h.asked.length, 1);
   // The request carried the task's related-task _meta: the caller's assigns came with it.
   assertEquals(h.assigns, [{ user: "ada" }]);
