@@ -64,6 +64,20 @@ export function localFolder(dir: string): LocalFolder {
     }
     return join(dir, name);
   };
+  // A file filled under a temporary name, then renamed into place (removed if either fails).
+  const place = async (name: string, fill: (temporary: string) => Promise<void>) => {
+    const target = path(name);
+    made ??= mkdir(dir, { recursive: true, mode: 0o700 });
+    await made;
+    const temporary = join(dir, `.${name}.${crypto.randomUUID()}.${++counter}.tmp`);
+    try {
+      await fill(temporary);
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => {});
+      throw error;
+    }
+  };
   return {
     async read(name) {
       try {
@@ -74,14 +88,9 @@ export function localFolder(dir: string): LocalFolder {
       }
     },
     async write(name, text) {
-      made ??= mkdir(dir, { recursive: true, mode: 0o700 });
-      await made;
-      const temporary = join(dir, `.${name}.${crypto.randomUUID()}.${++counter}.tmp`);
-      await writeFile(temporary, text, { mode: 0o600 });
-      await rename(temporary, path(name));
+      await place(name, (temporary) => writeFile(temporary, text, { mode: 0o600 }));
     },
     async writeParts(name, parts) {
-      const target = path(name);
       // At most 3 bytes of UTF-8 per UTF-16 unit.
       const need = parts.reduce((sum, part) => sum + part.length * 3, 0);
       let buffer = free.pop();
@@ -93,18 +102,17 @@ export function localFolder(dir: string): LocalFolder {
         for (const part of parts) {
           length += encoder.encodeInto(part, buffer.subarray(length)).written;
         }
-        made ??= mkdir(dir, { recursive: true, mode: 0o700 });
-        await made;
-        const temporary = join(dir, `.${name}.${crypto.randomUUID()}.${++counter}.tmp`);
-        const file = await open(temporary, "wx", 0o600);
-        try {
-          for (let at = 0; at < length;) {
-            at += (await file.write(buffer, at, length - at)).bytesWritten;
+        const bytes = buffer;
+        await place(name, async (temporary) => {
+          const file = await open(temporary, "wx", 0o600);
+          try {
+            for (let at = 0; at < length;) {
+              at += (await file.write(bytes, at, length - at)).bytesWritten;
+            }
+          } finally {
+            await file.close();
           }
-        } finally {
-          await file.close();
-        }
-        await rename(temporary, target);
+        });
       } finally {
         if (buffer.length <= KEEP_BYTES) free.push(buffer);
       }

@@ -2,9 +2,17 @@
 // separators or are long, the byte bound (expired files swept first, then the write skipped),
 // a second store on the same folder seeing the first one's entries, files made 0600 in a
 // 0700 folder, texts kept unescaped after a line naming them (and exactly, whatever they
-// hold), files of the earlier all-JSON layout read, broken files read as absent, and a
-// spilled result kept in it and read back whole.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+// hold), files of the earlier all-JSON layout read, broken files read as absent, a failed
+// write leaving no temporary file, and a spilled result kept in it and read back whole.
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileStoreOver } from "../../cache/file_store.ts";
@@ -174,4 +182,18 @@ test("fileStore: any text reads back exactly, and a spilled one cut inside an em
   await spill.put("me", "h", { text: [text], size: text.length });
   assert(await spill.slice("me", "h", "t", 0, text.length) === text, "read back whole");
   assertEquals(await spill.slice("me", "h", "t", 29_999, 30_001), "😀");
+});
+
+test("fileStore: a write that cannot be put in place fails and leaves no temporary file", async () => {
+  using tmp = folder();
+  const store = fileStoreOver(localFolder(tmp.dir), { now: () => 0 });
+  // A folder (not empty) where the file would go: the rename into place fails.
+  mkdirSync(join(tmp.dir, "k.x.json"));
+  writeFileSync(join(tmp.dir, "k.x.json", "inside"), "");
+  for (const value of ["text", { n: 1 }]) {
+    let failed = false;
+    await store.set(["x"], value, 60_000).catch(() => failed = true);
+    assert(failed, "the write failed");
+    assertEquals(readdirSync(tmp.dir), ["k.x.json"], "no temporary file left");
+  }
 });
