@@ -3,7 +3,10 @@
  * entry, reached through {@linkcode FolderLike} (the package's `fileStore(dir)` gives one on
  * the local disk). Each file holds the entry's key, value and expiry as JSON, written to a
  * temporary name and renamed, so a reader never sees half a file; the expiry is checked on
- * every read. Processes on one machine that use the same folder share it. A byte bound
+ * every read. A text value (a spilled result's chunk) is written as it is, after a line of
+ * JSON naming its key and expiry: no escaped copy of it is made, and the folder may write its
+ * UTF-8 bytes without ever joining the line and the text (a text that is not well-formed
+ * UTF-16 is kept as JSON instead, so it reads back exactly). Processes on one machine that use the same folder share it. A byte bound
  * (`maxBytes`) counts the files this store wrote: a write past it first drops the expired
  * files, and is skipped (the key reads as absent) when there is still no room.
  *
@@ -20,6 +23,11 @@ export interface FolderLike {
   read(name: string): Promise<string | undefined>;
   /** Writes a file whole (atomically: a reader sees the old text or the new). */
   write(name: string, text: string): Promise<void>;
+  /**
+   * Writes a file whole from texts that follow one another, without joining them (optional:
+   * `write` of the joined text stands in for it).
+   */
+  writeParts?(name: string, parts: readonly string[]): Promise<void>;
   /** Deletes a file (none: nothing happens). */
   remove(name: string): Promise<void>;
   /** The names of the folder's files, with their sizes in bytes. */
@@ -118,12 +126,23 @@ export function fileStoreOver(folder: FolderLike, options: FileStoreOptions = {}
     const text = await folder.read(name);
     if (text === undefined) return undefined;
     try {
-      const parsed = JSON.parse(text);
-      return { k: parsed?.k, raw: parsed };
+      // JSON written whole holds no line break: one ends the line before a text value.
+      const line = text.indexOf("\n");
+      if (line === -1) {
+        const parsed = JSON.parse(text);
+        return { k: parsed?.k, raw: parsed };
+      }
+      const head = JSON.parse(text.slice(0, line));
+      if (typeof head !== "object" || head === null || head.t !== 1) return undefined;
+      return { k: head.k, raw: { v: text.slice(line + 1), e: head.e } };
     } catch {
       return undefined;
     }
   };
+  const write = (name: string, parts: readonly string[]) =>
+    folder.writeParts !== undefined
+      ? folder.writeParts(name, parts)
+      : folder.write(name, parts.join(""));
   const drop = async (name: string) => {
     await folder.remove(name);
     (await known()).delete(name);
@@ -148,8 +167,11 @@ export function fileStoreOver(folder: FolderLike, options: FileStoreOptions = {}
     async set(key, value, ttlMs) {
       checkSet(key, ttlMs);
       const name = await nameOf(key);
-      const text = JSON.stringify({ k: key, ...entryOf(value, ttlMs, now()) });
-      const size = utf8Length(text);
+      const entry = entryOf(value, ttlMs, now());
+      const parts = typeof value === "string" && value.isWellFormed()
+        ? [JSON.stringify({ k: key, e: entry.e, t: 1 }) + "\n", value]
+        : [JSON.stringify({ k: key, ...entry })];
+      const size = parts.reduce((sum, part) => sum + utf8Length(part), 0);
       const map = await known();
       const before = map.get(name) ?? 0;
       if (maxBytes !== Infinity && total(map) - before + size > maxBytes) {
@@ -159,7 +181,7 @@ export function fileStoreOver(folder: FolderLike, options: FileStoreOptions = {}
           return;
         }
       }
-      await folder.write(name, text);
+      await write(name, parts);
       map.set(name, size);
     },
     async delete(key) {

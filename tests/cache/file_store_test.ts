@@ -1,8 +1,18 @@
 // The file store: the store contract over a real folder, keys whose parts hold the
 // separators or are long, the byte bound (expired files swept first, then the write skipped),
 // a second store on the same folder seeing the first one's entries, files made 0600 in a
-// 0700 folder, and a spilled result kept in it and read back whole.
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+// 0700 folder, texts kept unescaped after a line naming them (and exactly, whatever they
+// hold), files of the earlier all-JSON layout read, broken files read as absent, a failed
+// write leaving no temporary file, and a spilled result kept in it and read back whole.
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileStoreOver } from "../../cache/file_store.ts";
@@ -10,6 +20,7 @@ import { createSpillStore } from "../../cache/spill_store.ts";
 import { localFolder } from "../../runtime/files.ts";
 import { fileStore } from "../../mod.ts";
 import { spillResult } from "../../client/spill.ts";
+import fc from "fast-check";
 import process from "node:process";
 import { assert, assertEquals, test } from "../_harness.ts";
 
@@ -97,4 +108,92 @@ test("fileStore: a spilled result is kept in chunk files and read back whole", a
   const meta = await store.meta("me", shaped.spilled.handle);
   const back = await store.slice("me", shaped.spilled.handle, "t", 0, meta.total);
   assert(back === text, "read back whole");
+});
+
+test("fileStore: a text is kept as it is after a line naming it, and reads back exactly", async () => {
+  using tmp = folder();
+  const store = fileStoreOver(localFolder(tmp.dir), { now: () => 0 });
+  const text = 'a "quoted" line\nand é, 日本, 😀 and \\ back';
+  await store.set(["t", "1"], text, 60_000);
+  const [name] = readdirSync(tmp.dir);
+  const raw = readFileSync(join(tmp.dir, name), "utf8");
+  assertEquals(raw, `{"k":["t","1"],"e":60000,"t":1}\n${text}`, "the text unescaped");
+  assertEquals(
+    statSync(join(tmp.dir, name)).size,
+    new TextEncoder().encode(raw).length,
+    "its UTF-8 bytes",
+  );
+  assertEquals(await store.get(["t", "1"]), text);
+  // A chunk cut inside a surrogate pair is not UTF-8: it is kept as JSON, exactly.
+  for (const odd of ["x\ud83d", "\ude00y", "\ud800\ud800"]) {
+    await store.set(["t", "odd"], odd, 60_000);
+    assertEquals(await store.get(["t", "odd"]), odd);
+  }
+  // An empty text, and a text over a store's earlier value of another layout.
+  await store.set(["t", "1"], "", 60_000);
+  assertEquals(await store.get(["t", "1"]), "");
+  await store.set(["t", "1"], { n: 1 }, 60_000);
+  assertEquals(await store.get(["t", "1"]), { n: 1 });
+});
+
+test("fileStore: files of the all-JSON layout read as before, broken ones as absent", async () => {
+  using tmp = folder();
+  const store = fileStoreOver(localFolder(tmp.dir), { now: () => 0 });
+  writeFileSync(join(tmp.dir, "k.old.json"), JSON.stringify({ k: ["old"], v: "a\nb", e: 10 }));
+  assertEquals(await store.get(["old"]), "a\nb");
+  const broken = [
+    '{"k":["b"],"e":10}\nno mark',
+    '{"k":["b"],"e":10,"t":1\ntext',
+    "[1]\ntext",
+    '{"k":["b"],"e":0,"t":1}\nexpired',
+  ];
+  for (const text of broken) {
+    writeFileSync(join(tmp.dir, "k.b.json"), text);
+    assertEquals(await store.get(["b"]), undefined, text);
+  }
+  writeFileSync(join(tmp.dir, "k.b.json"), '{"k":["b"],"e":null,"t":1}\nkept\n');
+  assertEquals(await store.get(["b"]), "kept\n", "a line break in the text is its own");
+  // A folder that cannot write in parts is given the joined text.
+  const files = new Map<string, string>();
+  const plain = fileStoreOver({
+    read: (name) => Promise.resolve(files.get(name)),
+    write: (name, text) => Promise.resolve(void files.set(name, text)),
+    remove: (name) => Promise.resolve(void files.delete(name)),
+    list: () => Promise.resolve([...files].map(([name, text]) => ({ name, size: text.length }))),
+  }, { now: () => 0 });
+  await plain.set(["p"], "plain", 60_000);
+  assertEquals([...files.values()], ['{"k":["p"],"e":60000,"t":1}\nplain']);
+  assertEquals(await plain.get(["p"]), "plain");
+});
+
+test("fileStore: any text reads back exactly, and a spilled one cut inside an emoji too", async () => {
+  using tmp = folder();
+  const store = fileStoreOver(localFolder(tmp.dir), { now: () => 0 });
+  await fc.assert(
+    fc.asyncProperty(fc.string({ unit: "binary", maxLength: 200 }), async (text) => {
+      await store.set(["any"], text, 60_000);
+      assertEquals(await store.get(["any"]), text);
+    }),
+    { numRuns: 60 },
+  );
+  const spill = createSpillStore(store, { ttlMs: 60_000, maxBytes: 1 << 26 });
+  // The pair 😀 sits across the first chunk's end (30 000 characters).
+  const text = "é".repeat(29_999) + "😀" + "日本".repeat(20_000) + "😀";
+  await spill.put("me", "h", { text: [text], size: text.length });
+  assert(await spill.slice("me", "h", "t", 0, text.length) === text, "read back whole");
+  assertEquals(await spill.slice("me", "h", "t", 29_999, 30_001), "😀");
+});
+
+test("fileStore: a write that cannot be put in place fails and leaves no temporary file", async () => {
+  using tmp = folder();
+  const store = fileStoreOver(localFolder(tmp.dir), { now: () => 0 });
+  // A folder (not empty) where the file would go: the rename into place fails.
+  mkdirSync(join(tmp.dir, "k.x.json"));
+  writeFileSync(join(tmp.dir, "k.x.json", "inside"), "");
+  for (const value of ["text", { n: 1 }]) {
+    let failed = false;
+    await store.set(["x"], value, 60_000).catch(() => failed = true);
+    assert(failed, "the write failed");
+    assertEquals(readdirSync(tmp.dir), ["k.x.json"], "no temporary file left");
+  }
 });
