@@ -70,6 +70,15 @@ export interface CacheTarget {
   endpoint?: string;
 }
 
+/** What a caller of a transport's `cacheTarget` needs of the target. */
+export interface CacheTargetWants {
+  /**
+   * Whether the target names the endpoint (`true` when not given); `false` skips that
+   * digest, for a caller that keys by `server` and `identity` only.
+   */
+  endpoint?: boolean;
+}
+
 let counter = 0;
 const local = new WeakMap<object, string>();
 

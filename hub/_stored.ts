@@ -185,7 +185,8 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
     if (key === undefined) {
       const transport = options.transports.get(server);
       key = (async () => {
-        const target = await transport?.cacheTarget?.().catch(() => undefined);
+        // The key names the server and the identity: the endpoint's digest is not made.
+        const target = await transport?.cacheTarget?.({ endpoint: false }).catch(() => undefined);
         return [
           "hub-catalogue",
           server,

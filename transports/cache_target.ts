@@ -15,16 +15,21 @@
  *   (where a stdio server's credentials are). A server that inherits the whole environment
  *   has no known identity: whatever credentials sit in it are unseen.
  * - Both also name the endpoint alone (`endpoint`: the URL's origin and path, or the command,
- *   its arguments and working directory), which governance keys pins and grants by.
+ *   its arguments and working directory), which governance keys pins and grants by. A caller
+ *   that keys by the server and the identity only (the hub's stored catalogues) asks with
+ *   `{ endpoint: false }`, and that digest is not made.
+ * - A target's digests are made concurrently, not one after another.
  * - in-process and other transports: a process-local name, so nothing is shared with other
  *   processes.
  *
  * @module
  */
 
-import { type CacheTarget, canonicalJson, digest } from "../cache/digest.ts";
+import { type CacheTarget, type CacheTargetWants, canonicalJson, digest } from "../cache/digest.ts";
 import { identityOf } from "../oauth/identity.ts";
 import type { HttpAuth } from "./_http_auth.ts";
+
+const NO_DIGEST = Promise.resolve(undefined);
 
 /** What names an HTTP transport's credentials now. */
 export interface HttpCredentials {
@@ -45,41 +50,54 @@ export interface HttpCredentials {
  *
  * @param url The endpoint.
  * @param credentials The credentials now.
+ * @param wants What the caller needs (`{ endpoint: false }`: no endpoint digest).
  * @returns The target.
  */
 export async function httpCacheTarget(
   url: URL,
   credentials: HttpCredentials,
+  wants: CacheTargetWants = {},
 ): Promise<CacheTarget> {
-  const { credentialId, auth, headers, customFetch } = credentials;
-  const base = canonicalJson(headers);
-  const server = await digest(canonicalJson(["http", url.href, base]));
-  const endpoint = await digest(canonicalJson(["http", url.origin + url.pathname]));
+  const base = canonicalJson(credentials.headers);
+  const named = httpIdentity(url, credentials, base);
+  const [server, endpoint, identity] = await Promise.all([
+    digest(canonicalJson(["http", url.href, base])),
+    wants.endpoint === false
+      ? NO_DIGEST
+      : digest(canonicalJson(["http", url.origin + url.pathname])),
+    named.identity,
+  ]);
+  const target: CacheTarget = { server, identity };
+  if (endpoint !== undefined) target.endpoint = endpoint;
+  if (named.live) target.live = true;
+  return target;
+}
+
+/** An HTTP transport's identity digest (being made), and whether it is a live one. */
+function httpIdentity(
+  url: URL,
+  credentials: HttpCredentials,
+  base: string,
+): { identity: Promise<string | undefined>; live?: true } {
+  const { credentialId, auth, customFetch } = credentials;
   if (credentialId !== undefined) {
-    return {
-      server,
-      endpoint,
-      identity: await digest(canonicalJson(["id", credentialId, base])),
-    };
+    return { identity: digest(canonicalJson(["id", credentialId, base])) };
   }
   const custom = customFetch === undefined ? undefined : identityOf(customFetch);
-  if (customFetch !== undefined && custom === undefined) {
-    return { server, endpoint, identity: undefined };
-  }
+  if (customFetch !== undefined && custom === undefined) return { identity: NO_DIGEST };
   const reader = identityOf(credentials.sending) ?? custom;
   if (reader !== undefined) {
-    const named = reader(url);
-    const identity = named === undefined
-      ? undefined
-      : await digest(canonicalJson(["oauth", named, base]));
-    return { server, endpoint, identity, live: true };
+    const issued = reader(url);
+    return {
+      identity: issued === undefined ? NO_DIGEST : digest(canonicalJson(["oauth", issued, base])),
+      live: true,
+    };
   }
-  let identity: string | undefined;
-  if (auth === undefined) identity = await digest(canonicalJson(["none", base]));
-  else if (typeof auth === "object" && "bearer" in auth) {
-    identity = await digest(canonicalJson(["bearer", auth.bearer, base]));
+  if (auth === undefined) return { identity: digest(canonicalJson(["none", base])) };
+  if (typeof auth === "object" && "bearer" in auth) {
+    return { identity: digest(canonicalJson(["bearer", auth.bearer, base])) };
   }
-  return { server, endpoint, identity };
+  return { identity: NO_DIGEST };
 }
 
 /**
@@ -88,23 +106,23 @@ export async function httpCacheTarget(
  * @param command The command, its arguments and working directory.
  * @param env The variables given to the server, and the inheritance choice (`"all"`: no
  *   known identity).
+ * @param wants What the caller needs (`{ endpoint: false }`: no endpoint digest).
  * @returns The target.
  */
 export async function stdioCacheTarget(
   command: { command: string; args: readonly string[]; cwd?: string },
   env: { env?: Record<string, string>; inheritEnv: unknown },
+  wants: CacheTargetWants = {},
 ): Promise<CacheTarget> {
   const given = env.env ?? {};
-  const server = await digest(
-    canonicalJson(["stdio", command.command, command.args, command.cwd ?? null, given]),
-  );
-  const endpoint = await digest(
-    canonicalJson(["stdio", command.command, command.args, command.cwd ?? null]),
-  );
-  if (env.inheritEnv === "all") return { server, endpoint, identity: undefined };
-  return {
-    server,
-    endpoint,
-    identity: await digest(canonicalJson(["env", given, env.inheritEnv])),
-  };
+  const [server, endpoint, identity] = await Promise.all([
+    digest(canonicalJson(["stdio", command.command, command.args, command.cwd ?? null, given])),
+    wants.endpoint === false
+      ? NO_DIGEST
+      : digest(canonicalJson(["stdio", command.command, command.args, command.cwd ?? null])),
+    env.inheritEnv === "all" ? NO_DIGEST : digest(canonicalJson(["env", given, env.inheritEnv])),
+  ]);
+  const target: CacheTarget = { server, identity };
+  if (endpoint !== undefined) target.endpoint = endpoint;
+  return target;
 }

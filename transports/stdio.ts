@@ -353,10 +353,10 @@ export function stdio(options: StdioOptions): StdioTransport {
       return latest?.stderrTail() ?? "";
     },
     containment: () => containment,
-    cacheTarget: () =>
+    cacheTarget: (wants) =>
       stdioCacheTarget({ command: settings.command, args, cwd: options.cwd }, {
         env,
         inheritEnv: settings.inheritEnv,
-      }),
+      }, wants),
   }, secrets);
 }

@@ -318,14 +318,14 @@ export function streamableHttp(
       const { openLink } = await import("./_http_link.ts");
       return guardLink(openLink(config, guardSink(sink, secrets)), secrets);
     },
-    cacheTarget: () =>
+    cacheTarget: (wants) =>
       httpCacheTarget(target, {
         credentialId,
         auth,
         headers,
         customFetch: options.fetch,
         sending: current.fetch,
-      }),
+      }, wants),
   }, secrets);
   return holdTokenObservers(transport, observers);
 }

@@ -12,7 +12,7 @@
 import type { McpError } from "../protocol/errors.ts";
 import type { DecodeFailure, JsonRpcMessage, JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import type { Era } from "../protocol/versions.ts";
-import type { CacheTarget } from "../cache/digest.ts";
+import type { CacheTarget, CacheTargetWants } from "../cache/digest.ts";
 import type { Containment } from "../sandbox/profile.ts";
 
 export type { Containment };
@@ -141,8 +141,10 @@ export interface Transport {
   /**
    * Names the server and the credentials' identity for a shared cache, as digests
    * (`transports/cache_target.ts`); without it the client uses a process-local name.
+   * `wants.endpoint === false`: the caller does not need `endpoint`, which may then be left
+   * out (its digest not made).
    */
-  cacheTarget?(): Promise<CacheTarget>;
+  cacheTarget?(wants?: CacheTargetWants): Promise<CacheTarget>;
   /**
    * How the server process is contained (stdio): `"deno-permissions"`, `"bwrap"` or
    * `"none"`; `undefined` while not known yet. Absent for transports that start no process.

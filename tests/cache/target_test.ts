@@ -7,6 +7,7 @@ import { startHttpFixture } from "../fixtures/http_server.ts";
 import { FAST } from "../client/_helpers.ts";
 import { connectClient } from "../../client/client.ts";
 import { memoryStore } from "../../cache/memory.ts";
+import { canonicalJson, digest } from "../../cache/digest.ts";
 
 const URL_A = "https://mcp.example.com/mcp";
 
@@ -43,6 +44,35 @@ test("cache target: stdio keys by the command line and the env given, which is a
   assertNotEquals(a.server, b.server);
   assertNotEquals(a.identity, b.identity);
   assertNotEquals(a.server, c.server);
+});
+
+test("cache target: asked without the endpoint, the same server and identity and no endpoint digest", async () => {
+  const transports = [
+    stdio({ command: "srv", args: ["--x"], env: { TOKEN: "1" } }),
+    stdio({ command: "srv", args: ["--x"], inheritEnv: "all" }),
+    streamableHttp(URL_A, { auth: { bearer: "token-one" } }),
+    streamableHttp(URL_A, { auth: () => "t" }),
+    streamableHttp(URL_A, { auth: () => "t", credentialId: "alice" }),
+  ];
+  for (const transport of transports) {
+    const whole = await transport.cacheTarget!();
+    const lean = await transport.cacheTarget!({ endpoint: false });
+    assert(typeof whole.endpoint === "string" && whole.endpoint !== whole.server);
+    assertEquals(lean, { server: whole.server, identity: whole.identity });
+    assertEquals(await transport.cacheTarget!({ endpoint: true }), whole);
+  }
+  // The digests are those stores already hold keys by (made together now, not one by one).
+  const given = { TOKEN: "1" };
+  const named = await transports[0].cacheTarget!();
+  assertEquals(named, {
+    server: await digest(canonicalJson(["stdio", "srv", ["--x"], null, given])),
+    endpoint: await digest(canonicalJson(["stdio", "srv", ["--x"], null])),
+    identity: await digest(canonicalJson(["env", given, "safe"])),
+  });
+  assertEquals(
+    (await transports[2].cacheTarget!()).identity,
+    await digest(canonicalJson(["bearer", "token-one", canonicalJson({})])),
+  );
 });
 
 test("setAuth with a new credentialId deletes the old identity's private results first", async () => {
