@@ -201,6 +201,7 @@ import "./transports/long_bodies_test.ts";
 import "./transports/long_lines_test.ts";
 import "./transports/redact_test.ts";
 import "./transports/sse_test.ts";
+import "./transports/sse_long_test.ts";
 import "./transports/stdio_test.ts";
 import "./transports/streamable_http_errors_test.ts";
 import "./transports/streamable_http_legacy_test.ts";

@@ -26,6 +26,7 @@ import {
 } from "./_http.ts";
 import { authError } from "./_http_auth_error.ts";
 import type { LinkConfig, RequestHeaders } from "./_http_request.ts";
+import type { LongAnswer } from "./_long_body.ts";
 import { readErrorText } from "./_http_response.ts";
 import { isSessionLoss } from "./_http_session.ts";
 import { SseReader } from "./_sse.ts";
@@ -44,7 +45,7 @@ export interface StreamContext {
   /** Forgets the session `carried` and returns the `session_expired` error (`status`: 404). */
   sessionExpired(carried: string, status?: number): McpError;
   /** Decodes one event's data as a JSON-RPC message, or throws a `protocol` error. */
-  decode(text: string, what: string): JsonRpcMessage;
+  decode(text: string | LongAnswer, what: string): JsonRpcMessage;
   /** The longest wait a server may ask for, in ms (default `DEFAULT_MAX_RETRY_AFTER`). */
   maxRetryAfter?: number;
 }

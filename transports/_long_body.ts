@@ -31,7 +31,8 @@ export interface LongAnswer {
 
 const NOT_JSON: DecodeResult = { ok: false, reason: "not_json", detail: "the text is not JSON" };
 
-function answerOf(reader: PiecedReader): LongAnswer {
+/** A long message read by `reader`, with its head to name it by when refused. */
+export function answerOf(reader: PiecedReader): LongAnswer {
   return { decoded: reader.end() ?? NOT_JSON, head: utf8.decode(reader.head) };
 }
 

@@ -15,8 +15,10 @@
 
 import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
-import { type ByteCarry, byteCarry, releaseChunk } from "./_bytes.ts";
+import { type ByteCarry, byteCarry, LONG_MESSAGE, releaseChunk } from "./_bytes.ts";
 import { utf8Length } from "./_http.ts";
+import type { LongAnswer } from "./_long_body.ts";
+import type { LongEvent, makeLongEvent } from "./_sse_long.ts";
 import { cancelReader, draining, watchDrain } from "./_sse_drain.ts";
 import { feedParser, loadParser, parserLoaded, returnParser, takeParser } from "./_sse_parser.ts";
 
@@ -26,8 +28,11 @@ export interface SseEvent {
   id?: string;
   /** The event type, when the stream named one. */
   event?: string;
-  /** The event's data (`data:` lines joined with `\n`); `""` for a priming event. */
-  data: string;
+  /**
+   * The event's data (`data:` lines joined with `\n`); `""` for a priming event. Data past
+   * 1 MiB comes read as a message from its bytes (its text never held whole).
+   */
+  data: string | LongAnswer;
   /** The latest `retry:` value seen on the stream so far, in milliseconds. */
   retry?: number;
 }
@@ -42,6 +47,32 @@ const BYOB_CHUNK = 64 * 1024;
 
 /** How many bytes of the rest of a body left early are drained before cancelling. */
 const DRAIN_BYTES = 64 * 1024;
+/** A line this long starts loading the reader of long events. */
+const GROWING = 64 * 1024;
+/** The blank line that makes the parser hand over what the event has so far. */
+const HAND_OVER = "data\n\n";
+/** A byte-order mark, which a stream may start with. */
+const BOM = [0xef, 0xbb, 0xbf];
+const DATA = [0x64, 0x61, 0x74, 0x61, 0x3a];
+
+let makeLong: typeof makeLongEvent | undefined;
+let loadingLong: Promise<void> | undefined;
+
+/** Loads the reader of long events (once; a failed load is retried by the next long line). */
+function loadLong(): Promise<void> {
+  return loadingLong ??= import("./_sse_long.ts").then((module) => {
+    makeLong = module.makeLongEvent;
+  }, () => {
+    loadingLong = undefined;
+  });
+}
+
+/** Whether `bytes` from `at` start with `prefix`. */
+function startsWith(bytes: Uint8Array, at: number, prefix: readonly number[]): boolean {
+  if (bytes.length - at < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}
 
 /**
  * Reads the events of an SSE body, one {@linkcode SseReader.next} at a time. A reader must be
@@ -84,6 +115,14 @@ export class SseReader {
   private readonly ready: SseEvent[] = [];
   private finished = false;
   private failed = false;
+  /** Any text went to the parser (a byte-order mark can only lead the stream). */
+  private fed = false;
+  /** The event past 1 MiB being read from its bytes, field line by field line. */
+  private long: LongEvent | undefined;
+  /** A long data line waits for the reader of long events to load. */
+  private wantLong = false;
+  /** Set while the parser hands over the event so far (see {@linkcode SseReader.goLong}). */
+  private handOver: { data: string; id?: string; event?: string } | undefined;
 
   /**
    * @param body The response body.
@@ -110,6 +149,10 @@ export class SseReader {
     }
     while (this.ready.length === 0) {
       if (this.finished) return undefined;
+      if (this.wantLong) {
+        this.wantLong = false;
+        await loadLong();
+      }
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await this.read();
@@ -152,7 +195,8 @@ export class SseReader {
 
   /** @internal Parser callback. */
   onId(id: string): void {
-    this.lastEventId = id;
+    if (this.handOver !== undefined) this.handOver.id = id;
+    else this.lastEventId = id;
   }
 
   /** @internal Parser callback. */
@@ -162,6 +206,11 @@ export class SseReader {
 
   /** @internal Parser callback. */
   onEvent(message: EventSourceMessage): void {
+    if (this.handOver !== undefined) {
+      this.handOver.data = message.data;
+      this.handOver.event = message.event;
+      return;
+    }
     if (utf8Length(message.data, this.limit) > this.limit) {
       this.overflow = true;
       return;
@@ -180,6 +229,19 @@ export class SseReader {
    * joined copy. A chunk that ends a line, the usual case, goes straight through.
    */
   private feedBytes(bytes: Uint8Array): void {
+    if (this.long !== undefined) {
+      const end = this.long.push(bytes);
+      if (end === -1) {
+        if (this.long.overflow) this.overflow = true;
+        return;
+      }
+      this.endLong();
+      if (end === bytes.length) return;
+      bytes = bytes.subarray(end);
+    } else if (
+      this.carry !== undefined && this.carry.length + bytes.length >= GROWING &&
+      this.limit >= LONG_MESSAGE && this.goLong(this.carry, bytes.length)
+    ) return this.feedBytes(bytes);
     const end = bytes[bytes.length - 1];
     if ((end === LF || end === CR) && !(this.carry?.length)) {
       this.feed(this.decoder.decode(bytes, STREAMING));
@@ -212,6 +274,50 @@ export class SseReader {
       }
     }
     carry.append(piece);
+  }
+
+  /**
+   * A data line that grows past 1 MiB goes on as a long event (see `_sse_long.ts`): the
+   * parser hands over the event so far (a line `data` and a blank line make it dispatch what
+   * it has, plus `\n` when it had data lines), and the held line and the rest of the event
+   * are read from their bytes. Loading starts once the line passes 64 KiB.
+   *
+   * @param carry The held line.
+   * @param coming How many bytes arrived with it.
+   * @returns Whether the line is a long event now (the bytes that came go to it).
+   */
+  private goLong(carry: ByteCarry, coming: number): boolean {
+    if (carry.length + coming < LONG_MESSAGE || makeLong === undefined) {
+      if (makeLong === undefined) {
+        void loadLong();
+        if (carry.length + coming >= LONG_MESSAGE) this.wantLong = true;
+      }
+      return false;
+    }
+    // The line's first bytes: a carry shorter than `data:` is not a long line yet.
+    const held = carry.view();
+    const skip = !this.fed && startsWith(held, 0, BOM) ? BOM.length : 0;
+    if (!startsWith(held, skip, DATA)) return false;
+    const handOver = this.handOver = { data: "" } as NonNullable<SseReader["handOver"]>;
+    this.feed(HAND_OVER);
+    this.handOver = undefined;
+    if (this.overflow) return false;
+    const long = this.long = makeLong(this.limit, handOver.data, handOver.id, handOver.event, this);
+    long.push(skip === 0 ? held : held.subarray(skip));
+    carry.clear();
+    return true;
+  }
+
+  /** The long event ended: it is ready, with its id (the last event id) and type. */
+  private endLong(): void {
+    const long = this.long!;
+    this.long = undefined;
+    if (long.id !== undefined) this.lastEventId = long.id;
+    const event: SseEvent = { data: long.answer() };
+    if (long.id !== undefined && long.id !== "") event.id = long.id;
+    if (long.event !== undefined) event.event = long.event;
+    if (this.retry !== undefined) event.retry = this.retry;
+    this.ready.push(event);
   }
 
   /** The next chunk, from the reader as it is now. */
@@ -249,11 +355,13 @@ export class SseReader {
 
   private feed(text: string): void {
     if (text === "" || this.parser === undefined || this.overflow) return;
+    this.fed = true;
     feedParser(this.parser, this, text);
   }
 
   private release(): void {
     this.carry?.clear();
+    this.long = undefined;
     if (this.parser === undefined) return;
     returnParser(this.limit, this.parser);
     this.parser = undefined;

@@ -83,8 +83,9 @@ const LAZY = [
   "transports/_http_auth_error.ts",
   "transports/challenge_summary.ts",
   "oauth/challenge.ts",
-  // The pieced reader of messages past 1 MiB.
+  // The pieced reader of messages past 1 MiB, and the reader of events past 1 MiB.
   "protocol/pieced_json.ts",
+  "transports/_sse_long.ts",
 ];
 
 /**
