@@ -279,9 +279,18 @@ export async function readBoundedText(
     if (utf8Length(text, limit) > limit) throw tooLarge(limit);
     return text;
   }
-  // Large, or of unknown length: from bytes (whose length is known exactly), freeing our own
-  // copy as soon as it is decoded, so that it is not alive beside the text and the parsed value.
-  const { bytes, owned, free } = await gather(response, limit);
+  // Large, or of unknown length: from bytes (whose length is known exactly).
+  return decodeGathered(await gather(response, limit));
+}
+
+/**
+ * The text of what {@linkcode gather} read, our own copy of the bytes freed as soon as it is
+ * decoded (so that it is not alive beside the text and the parsed value).
+ */
+export function decodeGathered(
+  gathered: { bytes: Uint8Array; owned: boolean; free?: () => void },
+): string {
+  const { bytes, owned, free } = gathered;
   if (free === undefined) return owned ? decodeOwned(bytes) : utf8.decode(bytes);
   const text = utf8.decode(bytes);
   free();

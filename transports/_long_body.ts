@@ -9,10 +9,11 @@
 
 import type { DecodeResult } from "../protocol/jsonrpc.ts";
 import type { PiecedReader } from "../protocol/pieced_json.ts";
-import { decodeOwned, loadLong, LONG_MESSAGE, longReader, releaseChunk } from "./_bytes.ts";
+import { loadLong, LONG_MESSAGE, longReader, releaseChunk } from "./_bytes.ts";
 import {
   byobReader,
   declaredLength,
+  decodeGathered,
   gather,
   LARGE_BODY,
   readBoundedText,
@@ -56,12 +57,9 @@ export async function readBoundedAnswer(
     await readLong(response.body, reader, limit);
     return answerOf(reader);
   }
-  const { bytes, owned, free, long } = await gather(response, limit, true);
-  if (long !== undefined) return answerOf(long);
-  if (free === undefined) return owned ? decodeOwned(bytes) : utf8.decode(bytes);
-  const text = utf8.decode(bytes);
-  free();
-  return text;
+  const gathered = await gather(response, limit, true);
+  if (gathered.long !== undefined) return answerOf(gathered.long);
+  return decodeGathered(gathered);
 }
 
 /**
