@@ -63,7 +63,7 @@ export type {
 } from "./oauth/store.ts";
 export type { IdJagOptions } from "./oauth/enterprise.ts";
 export { type CacheKey, type CacheStore } from "./cache/store.ts";
-export type { CacheTarget } from "./cache/digest.ts";
+export type { CacheTarget, CacheTargetWants } from "./cache/digest.ts";
 export { memoryStore, type MemoryStoreOptions } from "./cache/memory.ts";
 export type { RedisCommand, RedisStoreOptions } from "./cache/redis.ts";
 export type { RedisTokenStoreOptions } from "./oauth/redis_store.ts";
