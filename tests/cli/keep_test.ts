@@ -1,8 +1,9 @@
 // Kept sessions, with real processes: `connect` starts a background session for the fixture
 // server (which appends its pid to a file at each start, so starts are counted), two `call`s
 // go through it (one start in all, the same output as a fresh run), the socket is
-// owner-only in an owner-only folder, `status` lists it, `disconnect` ends it and its
-// server; an idle timeout ends it by itself; a socket left by a killed session is noticed,
+// owner-only in an owner-only folder, a server's env settings stay out of the session's
+// command line and environment (they reach it on stdin), `status` lists it, `disconnect`
+// ends it and its server; an idle timeout ends it by itself; a socket left by a killed session is noticed,
 // removed, and the call runs afresh; hostile lines on the socket get errors and the session
 // lives on; a server that cannot start fails `connect` with its own error.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -19,7 +20,7 @@ import {
   scriptCommand,
   test,
 } from "../_harness.ts";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { runCli, tempConfig } from "./_helpers.ts";
 
 const SERVER = scriptCommand(
@@ -46,7 +47,7 @@ function runJson(args: string[]): Promise<unknown> {
 }
 
 /** A config folder, an mcp.json naming the fixture as `fixture`, and its pid file. */
-function setup() {
+function setup(extraEnv: Record<string, string> = {}) {
   const config = tempConfig();
   const folder = mkdtempSync(join(tmpdir(), "conduit-keep-"));
   const pidFile = join(folder, "starts.txt");
@@ -58,7 +59,7 @@ function setup() {
         fixture: {
           command: SERVER.command,
           args: SERVER.args,
-          env: { FIXTURE_PID_FILE: pidFile },
+          env: { FIXTURE_PID_FILE: pidFile, ...extraEnv },
         },
       },
     }),
@@ -199,6 +200,40 @@ test(
     }
   },
   { timeout: 240_000 },
+);
+
+test(
+  "cli keep: a server's env settings reach the session on stdin, never on its command line or in its environment",
+  async () => {
+    // A secret in the entry's env: the session process (what `ps` shows) must not hold it in its
+    // arguments or its own environment; only the server it starts gets it.
+    const secret = `keep-secret-${crypto.randomUUID()}`;
+    const s = setup({ FIXTURE_API_KEY: secret });
+    try {
+      const { pid } = await s.connect();
+      // Read as another program would (Deno opens /proc files only with --allow-all).
+      const cmdline = execFileSync("ps", ["-ww", "-o", "args=", "-p", String(pid)], {
+        encoding: "utf8",
+      });
+      const environ = execFileSync("cat", [`/proc/${pid}/environ`], { encoding: "utf8" });
+      assertStringIncludes(cmdline, "_session_main.ts", "the session's command line was read");
+      assertStringIncludes(environ, "PATH=", "the session's environment was read");
+      assert(!cmdline.includes(secret), "the secret is not on the session's command line");
+      assert(!environ.includes(secret), "the secret is not in the session's environment");
+      assert(!environ.includes("FIXTURE_API_KEY"), "nor is its name");
+      const call = await s.run(["call", "echo", "message=kept", "--server", "fixture"]);
+      assertEquals([call.code, call.stdout], [0, "kept\n"], call.stderr);
+      assertEquals(s.starts().length, 1);
+      // The same read of the server the session started finds the secret there: the checks
+      // above would see it.
+      const server = Number(s.starts()[0]);
+      const serverEnviron = execFileSync("cat", [`/proc/${server}/environ`], { encoding: "utf8" });
+      assertStringIncludes(serverEnviron, `FIXTURE_API_KEY=${secret}`);
+    } finally {
+      await s.dispose();
+    }
+  },
+  { timeout: 90_000 },
 );
 
 test("cli keep: the idle timeout ends the session and removes its socket", async () => {
