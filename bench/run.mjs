@@ -154,7 +154,7 @@ function writeReport() {
       cores: cpus.length,
       cpu: cpus[0]?.model ?? "?",
       memoryGiB: os.totalmem() / 2 ** 30,
-      os: `${os.type()} ${os.release()} ${os.arch()}`,
+      os: `${os.type()} ${os.release().split(".").slice(0, 2).join(".")} ${os.arch()}`,
       versions: {
         deno: versionOf(bin("deno"), ["--version"]).replace(/^deno /, ""),
         bun: versionOf(bin("bun"), ["--version"]),
