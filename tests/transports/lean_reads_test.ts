@@ -8,41 +8,11 @@ import { lineSplitter } from "../../transports/_lines.ts";
 import { pumpStream } from "../../transports/_pump.ts";
 import { SseReader } from "../../transports/_sse.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
+import { byteStream, pieces, plainStream } from "./_streams.ts";
 
 const encoder = new TextEncoder();
 const canTransfer = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer ===
   "function";
-
-/** `bytes` cut into pieces of `size` (the last one shorter). */
-function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.slice(i, i + size));
-  return out;
-}
-
-/** A byte stream (BYOB-readable) of `chunks`, each enqueued as its own copy. */
-function byteStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    type: "bytes",
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++].slice());
-      else {
-        controller.close();
-        controller.byobRequest?.respond(0);
-      }
-    },
-  });
-}
-
-/** A stream that is not a byte stream (as Bun's bodies are), of copies of `chunks`. */
-function plainStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    pull: (controller) =>
-      i < chunks.length ? controller.enqueue(chunks[i++].slice()) : controller.close(),
-  });
-}
 
 /** Text with one-, two-, three- and four-byte characters, `n` code points long or so. */
 function mixed(n: number): string {

@@ -11,6 +11,7 @@ import { LONG_MESSAGE } from "../../transports/_bytes.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
 import { modernRequest, recordingSink, rejection } from "./_http_helpers.ts";
+import { byteStream, pieces, plainStream } from "./_streams.ts";
 
 const encoder = new TextEncoder();
 
@@ -21,33 +22,10 @@ function longAnswer(bytes: number, id = 1): string {
   return `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"${text}"}]}}`;
 }
 
-function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.slice(i, i + size));
-  return out;
-}
-
 /** A response of `bytes` in chunks: a byte stream or a plain one, its length declared or not. */
-function response(bytes: Uint8Array, byteStream: boolean, declared: boolean): Response {
+function response(bytes: Uint8Array, byteStreamed: boolean, declared: boolean): Response {
   const chunks = pieces(bytes, 65_536);
-  let i = 0;
-  const body = byteStream
-    ? new ReadableStream({
-      type: "bytes",
-      pull(controller) {
-        if (i < chunks.length) controller.enqueue(chunks[i++].slice());
-        else {
-          controller.close();
-          controller.byobRequest?.respond(0);
-        }
-      },
-    })
-    : new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (i < chunks.length) controller.enqueue(chunks[i++].slice());
-        else controller.close();
-      },
-    });
+  const body = byteStreamed ? byteStream(chunks) : plainStream(chunks);
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (declared) headers["content-length"] = String(bytes.length);
   return new Response(body, { headers });

@@ -8,6 +8,7 @@ import { stdio } from "../../transports/stdio.ts";
 import type { TransportSink } from "../../transports/transport.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import { assert, assertEquals, scriptCommand, test } from "../_harness.ts";
+import { pieces } from "./_streams.ts";
 
 const encoder = new TextEncoder();
 const toy = scriptCommand(new URL("../fixtures/stdio_toy.ts", import.meta.url));
@@ -17,13 +18,6 @@ function longLine(bytes: number): string {
   const unit = 'é\\n😀\\"x\\u00e9 plain text ';
   const text = unit.repeat(Math.ceil(bytes / unit.length));
   return `{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"${text}"}]}}`;
-}
-
-/** `bytes` cut into pieces of `size`. */
-function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += size) out.push(bytes.slice(i, i + size));
-  return out;
 }
 
 function splitter(max: number) {
