@@ -172,6 +172,9 @@ export function decodeOwned(bytes: Uint8Array): string {
 /** Messages from this many bytes on are read in pieces (when the reader has loaded). */
 export const LONG_MESSAGE = 1024 * 1024;
 
+/** A message this long may grow long: the pieced reader starts loading. */
+export const GROWING_MESSAGE = 64 * 1024;
+
 let make: (() => PiecedReader) | undefined;
 let loading: Promise<void> | undefined;
 

@@ -13,6 +13,7 @@ import {
   type ByteCarry,
   byteCarry,
   decodeOwned,
+  GROWING_MESSAGE,
   loadLong,
   LONG_MESSAGE,
   longReader,
@@ -151,8 +152,6 @@ export async function gather(
 }
 
 const EMPTY = new Uint8Array(0);
-/** A body of unknown length this long may grow long: the pieced reader starts loading. */
-const GROWING = 64 * 1024;
 
 /** The chunks of a body of unknown length read so far, besides those joined in the carry. */
 interface Joined {
@@ -203,7 +202,7 @@ async function join(
   }
   carry.append(value);
   joinedChunk?.(value);
-  if (joined.pieced && carry.length >= GROWING) {
+  if (joined.pieced && carry.length >= GROWING_MESSAGE) {
     // Past 1 MiB, the rest goes to a pieced reader (loaded while the body grew).
     if (carry.length < LONG_MESSAGE) void loadLong();
     else {

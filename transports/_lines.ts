@@ -7,7 +7,7 @@
 
 import type { DecodeResult } from "../protocol/jsonrpc.ts";
 import type { PiecedReader } from "../protocol/pieced_json.ts";
-import { byteCarry, loadLong, LONG_MESSAGE, longReader } from "./_bytes.ts";
+import { byteCarry, GROWING_MESSAGE, loadLong, LONG_MESSAGE, longReader } from "./_bytes.ts";
 import { HEAD_BYTES } from "./_line_id.ts";
 
 /** Callbacks and limits for {@linkcode lineSplitter}. */
@@ -43,8 +43,6 @@ export interface LineSplitter {
 const LF = 0x0a;
 const EMPTY = new Uint8Array(0);
 const CR = 0x0d;
-/** A line this long may grow long: the pieced reader starts loading. */
-const GROWING = 64 * 1024;
 
 /** A copy of the first `HEAD_BYTES` of `first` followed by `then`. */
 function headOf(first: Uint8Array, then: Uint8Array): Uint8Array {
@@ -161,7 +159,7 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
   /** A long line goes on in the pieced reader, once it has loaded. */
   function grown(): void {
     if (carry.length < LONG_MESSAGE) {
-      if (carry.length >= GROWING) void loadLong();
+      if (carry.length >= GROWING_MESSAGE) void loadLong();
       return;
     }
     const reader = longReader();
@@ -182,7 +180,7 @@ export function lineSplitter(options: LineSplitterOptions): LineSplitter {
     else if (long !== undefined) long.push(piece);
     else {
       carry.append(piece);
-      if (onMessage !== undefined && carry.length >= GROWING) grown();
+      if (onMessage !== undefined && carry.length >= GROWING_MESSAGE) grown();
     }
   }
 

@@ -15,7 +15,13 @@
 
 import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
-import { type ByteCarry, byteCarry, LONG_MESSAGE, releaseChunk } from "./_bytes.ts";
+import {
+  type ByteCarry,
+  byteCarry,
+  GROWING_MESSAGE,
+  LONG_MESSAGE,
+  releaseChunk,
+} from "./_bytes.ts";
 import { utf8Length } from "./_http.ts";
 import type { LongAnswer } from "./_long_body.ts";
 import type { LongEvent, makeLongEvent } from "./_sse_long.ts";
@@ -47,8 +53,6 @@ const BYOB_CHUNK = 64 * 1024;
 
 /** How many bytes of the rest of a body left early are drained before cancelling. */
 const DRAIN_BYTES = 64 * 1024;
-/** A line this long starts loading the reader of long events. */
-const GROWING = 64 * 1024;
 /** The blank line that makes the parser hand over what the event has so far. */
 const HAND_OVER = "data\n\n";
 /** A byte-order mark, which a stream may start with. */
@@ -239,7 +243,7 @@ export class SseReader {
       if (end === bytes.length) return;
       bytes = bytes.subarray(end);
     } else if (
-      this.carry !== undefined && this.carry.length + bytes.length >= GROWING &&
+      this.carry !== undefined && this.carry.length + bytes.length >= GROWING_MESSAGE &&
       this.limit >= LONG_MESSAGE && this.goLong(this.carry, bytes.length)
     ) return this.feedBytes(bytes);
     const end = bytes[bytes.length - 1];
