@@ -6,9 +6,10 @@
  * every read. A text value (a spilled result's chunk) is written as it is, after a line of
  * JSON naming its key and expiry: no escaped copy of it is made, and the folder may write its
  * UTF-8 bytes without ever joining the line and the text (a text that is not well-formed
- * UTF-16 is kept as JSON instead, so it reads back exactly). Processes on one machine that use the same folder share it. A byte bound
- * (`maxBytes`) counts the files this store wrote: a write past it first drops the expired
- * files, and is skipped (the key reads as absent) when there is still no room.
+ * UTF-16 is kept as JSON instead, so it reads back exactly). Processes on one machine that
+ * use the same folder share it. A byte bound (`maxBytes`) counts the files this store wrote:
+ * a write past it first drops the expired files, and is skipped (the key reads as absent)
+ * when there is still no room.
  *
  * @module
  */
