@@ -84,6 +84,13 @@ export interface CacheStore {
    * cache traffic cannot push them out.
    */
   readonly evicts?: boolean;
+  /**
+   * Optional: a bound on every value the store has returned, in characters of its JSON text
+   * (a store that reads all its values from one text of known length knows it). A reader
+   * that must bound what it reads (the hub's stored catalogues) then skips measuring each
+   * value.
+   */
+  readonly maxValueChars?: number;
 }
 
 /**

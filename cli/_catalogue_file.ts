@@ -1,12 +1,17 @@
 /**
  * The CLI's catalogue store: the library's store contract over one JSON file in the config
  * directory (`catalogues.json`, mode 0600), read once per run and replaced atomically on
- * each write, so `conduit-mcp search` answers from the catalogues an earlier run learnt.
+ * each write, so `conduit-mcp search` answers from the catalogues an earlier run learnt. The
+ * file is written in printable ASCII (every other character as a `\u` escape, which JSON
+ * reads back as the same text), so a run reads it without decoding UTF-8: the catalogues of
+ * many servers load in a fraction of the time. The file's reading starts when the store is
+ * made, in the background, so it is under way while the hub is set up.
  *
  * @module
  */
 
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { CacheStore } from "../mod.ts";
 
@@ -18,6 +23,10 @@ interface Entry {
 }
 
 const keyOf = (key: readonly string[]) => JSON.stringify(key);
+
+/** JSON text with every character outside printable ASCII written as a `\u` escape. */
+const ascii = (text: string) =>
+  text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /**
  * The store over the file at `path`.
@@ -32,47 +41,64 @@ const keyOf = (key: readonly string[]) => JSON.stringify(key);
  * ```
  */
 export function catalogueFile(path: string): CacheStore {
-  let data: Record<string, Entry> | undefined;
-  const load = () => {
-    if (data !== undefined) return data;
+  // The length of the text the values were read from or written to: none holds more.
+  let bound: number | undefined;
+  const parse = (text: string) => {
     try {
-      const read = JSON.parse(readFileSync(path, "utf8"));
-      data = typeof read === "object" && read !== null && !Array.isArray(read) ? read : {};
+      const read = JSON.parse(text);
+      bound = text.length;
+      return typeof read === "object" && read !== null && !Array.isArray(read)
+        ? read as Record<string, Entry>
+        : {};
     } catch {
-      data = {};
+      bound = 0;
+      return {};
     }
-    return data!;
   };
+  // Started at once; a missing or broken file reads as empty.
+  const reading = readFile(path, "utf8").then(parse, () => parse(""));
+  let data: Record<string, Entry> | undefined;
+  const load = async () => data ??= await reading;
   const save = () => {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
-    writeFileSync(temp, JSON.stringify(load()), { mode: 0o600 });
+    const text = ascii(JSON.stringify(data));
+    writeFileSync(temp, text, { mode: 0o600 });
+    bound = Math.max(bound ?? 0, text.length);
     chmodSync(temp, 0o600);
     renameSync(temp, path);
   };
+  const read = (all: Record<string, Entry>, key: readonly string[]) => {
+    const entry = all[keyOf(key)];
+    return entry !== undefined && (entry.e === undefined || entry.e > Date.now())
+      ? entry.v
+      : undefined;
+  };
   return {
-    get(key) {
-      const entry = load()[keyOf(key)];
-      const live = entry !== undefined && (entry.e === undefined || entry.e > Date.now());
-      return Promise.resolve(live ? entry.v : undefined);
+    get maxValueChars() {
+      return bound;
     },
-    set(key, value, ttlMs) {
-      load()[keyOf(key)] = ttlMs === Infinity ? { v: value } : { v: value, e: Date.now() + ttlMs };
+    get: async (key) => read(await load(), key),
+    getMany: async (keys) => {
+      const all = await load();
+      return keys.map((key) => read(all, key));
+    },
+    async set(key, value, ttlMs) {
+      (await load())[keyOf(key)] = ttlMs === Infinity
+        ? { v: value }
+        : { v: value, e: Date.now() + ttlMs };
       save();
-      return Promise.resolve();
     },
-    delete(key) {
-      if (delete load()[keyOf(key)]) save();
-      return Promise.resolve();
+    async delete(key) {
+      if (delete (await load())[keyOf(key)]) save();
     },
-    deletePrefix(prefix) {
-      const all = load();
+    async deletePrefix(prefix) {
+      const all = await load();
       for (const key of Object.keys(all)) {
         const parts = JSON.parse(key) as string[];
         if (prefix.every((part, i) => parts[i] === part)) delete all[key];
       }
       save();
-      return Promise.resolve();
     },
   };
 }

@@ -60,9 +60,15 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  *
  * @param value What the store returned.
  * @param now The current time.
+ * @param bounded Whether the store bounds its values within {@linkcode MAX_STORED_BYTES}
+ *   already (its `maxValueChars`): the value is then not measured again.
  * @returns The catalogue, or why it is refused.
  */
-export function checkStored(value: unknown, now: number): StoredCatalogue | string {
+export function checkStored(
+  value: unknown,
+  now: number,
+  bounded = false,
+): StoredCatalogue | string {
   if (!isRecord(value)) return "not an object";
   const { v, takenAt, ttlMs, tookMs, tools, fingerprints } = value;
   if (v !== 1) return "an unknown version";
@@ -77,7 +83,7 @@ export function checkStored(value: unknown, now: number): StoredCatalogue | stri
   if (!Array.isArray(fingerprints) || fingerprints.length !== tools.length) {
     return "fingerprints that do not match its tools";
   }
-  if (holdsMore(value, MAX_STORED_BYTES)) return `more than ${MAX_STORED_BYTES} bytes`;
+  if (!bounded && holdsMore(value, MAX_STORED_BYTES)) return `more than ${MAX_STORED_BYTES} bytes`;
   const names = new Set<string>();
   for (const [i, tool] of tools.entries()) {
     if (!isRecord(tool)) return `tool ${i}: not an object`;
@@ -217,7 +223,8 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
         return undefined;
       }
       if (raw === undefined) return undefined;
-      const checked = checkStored(raw, Date.now());
+      const bounded = (store.maxValueChars ?? Infinity) <= MAX_STORED_BYTES;
+      const checked = checkStored(raw, Date.now(), bounded);
       if (typeof checked === "string") {
         warn(`The stored catalogue of "${server}" is ignored: it has ${checked}`);
         return undefined;

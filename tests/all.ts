@@ -25,6 +25,7 @@ import "./cli/readme_test.ts";
 import "./cli/tmux_test.ts";
 import "./cli/usage_test.ts";
 import "./cli/search_test.ts";
+import "./cli/catalogue_file_test.ts";
 import "./cli/keep_test.ts";
 import "./cli/spill_test.ts";
 import "./cli/emit_test.ts";

@@ -9,7 +9,8 @@ import { memoryStore } from "../../cache/memory.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { hub } from "../../hub/hub.ts";
 import { SEARCH_TOOLS } from "../../hub/lazy.ts";
-import { checkStored, MAX_STORED_BYTES } from "../../hub/_stored.ts";
+import { checkStored, createCatalogueStore, MAX_STORED_BYTES } from "../../hub/_stored.ts";
+import type { Transport } from "../../transports/transport.ts";
 import { mockServer } from "../../testing/mod.ts";
 import { assert, assertEquals, scriptCommand, test } from "../_harness.ts";
 import { runJsonProcess } from "../_json_process.ts";
@@ -166,6 +167,46 @@ test("stored catalogue: what a store holds is checked like a server's answer", (
   assertEquals(typeof checkStored(schema(nested), now), "object");
   const near = { type: "object", enum: Array.from({ length: 200 }, () => "x".repeat(60_000)) };
   assertEquals(typeof checkStored(schema(near), now), "object", "12 MB is within the bound");
+});
+
+test("stored catalogue: a store that bounds its values spares the measuring; one that does not is measured", async () => {
+  const print = "0".repeat(64);
+  const big = { type: "object", enum: Array.from({ length: 300 }, () => "x".repeat(60_000)) };
+  const catalogue = {
+    v: 1,
+    takenAt: Date.now(),
+    ttlMs: 60_000,
+    tookMs: 1,
+    tools: [{ name: "a", inputSchema: big }],
+    fingerprints: [print],
+  };
+  assertEquals(typeof checkStored(catalogue, Date.now(), true), "object", "not measured");
+  const transport = {
+    cacheTarget: () => Promise.resolve({ server: "s", identity: "i" }),
+  } as unknown as Transport;
+  const loaded = async (maxValueChars: number | undefined) => {
+    const inner = memoryStore();
+    await inner.set(["hub-catalogue", "w", "s", "i"], catalogue, 60_000);
+    const warnings: string[] = [];
+    const store = createCatalogueStore({
+      store: { ...inner, maxValueChars } as CacheStore,
+      ttlMs: 60_000,
+      transports: new Map([["w", transport]]),
+      warn: (message) => warnings.push(message),
+    });
+    return { found: await store.load("w"), warnings };
+  };
+  // Bounded within the limit (as the CLI's catalogue file is, by its length): taken as is.
+  assertEquals((await loaded(1_000)).found?.tools.length, 1);
+  // No bound, or one past the limit: measured, and refused.
+  for (const bound of [undefined, MAX_STORED_BYTES + 1]) {
+    const { found, warnings } = await loaded(bound);
+    assertEquals(found, undefined, String(bound));
+    assert(
+      warnings.some((w) => w.includes(`more than ${MAX_STORED_BYTES} bytes`)),
+      warnings.join(),
+    );
+  }
 });
 
 test("stored catalogue: past its ttl a catalogue is learnt again; within it, not", async () => {
