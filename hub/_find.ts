@@ -4,14 +4,15 @@
  * keeps catalogues in a store, stored there under the digest of what it indexes (each
  * tool's definition, its server, the tokenizer and the ranking's settings), so a process that reads
  * the same catalogues reads the index too instead of building it. A stored index is checked
- * like any stored value; one that is not well-formed is built again (and stored again).
+ * like any stored value; one that is not well-formed (when read, or when a search first
+ * decodes one of its postings) is built again (and stored again).
  *
  * @module
  */
 
 import { digest } from "../cache/digest.ts";
 import type { CatalogueStore } from "./_stored.ts";
-import { checkIndexData } from "./_postings.ts";
+import { checkIndexData, StoredIndexError } from "./_postings.ts";
 import { TERMS_VERSION } from "./_terms.ts";
 import type { Tool } from "../client/types.ts";
 import {
@@ -30,8 +31,8 @@ export type Finder = (
   limit: number,
 ) => Promise<ToolMatch[]>;
 
-/** The stored index's format (3: {@linkcode IndexData} 2, named as below). */
-const FORMAT = 3;
+/** The stored index's format (4: {@linkcode IndexData} 3, named as below). */
+const FORMAT = 4;
 
 /**
  * The digest naming what an index is built from: each tool's server, own name and
@@ -81,6 +82,12 @@ export function createFinder(
   let last: readonly IndexedTool[] = [];
   let index: Promise<ToolIndex> | undefined;
 
+  // Built from the tools, and stored under the digest of what it indexes.
+  const fresh = async (entries: readonly IndexedTool[], store: CatalogueStore, key: string) => {
+    const built = createToolIndex(entries);
+    await store.saveIndex(key, built.data());
+    return built;
+  };
   const build = async (entries: readonly IndexedTool[]): Promise<ToolIndex> => {
     if (keeper === undefined || entries.length === 0) return createToolIndex(entries);
     const store = await keeper();
@@ -91,9 +98,13 @@ export function createFinder(
       if (typeof checked !== "string") return createToolIndex(entries, { data: checked });
       warn(`The stored search index is ignored: it has ${checked}`);
     }
-    const built = createToolIndex(entries);
-    await store.saveIndex(key, built.data());
-    return built;
+    return await fresh(entries, store, key);
+  };
+  // A stored posting found malformed when a search first decodes it: the index is refused
+  // as a malformed one is, and built again.
+  const rebuild = async (entries: readonly IndexedTool[]) => {
+    const store = await keeper!();
+    return await fresh(entries, store, await indexDigest(entries, (tool) => store.printOf(tool)));
   };
 
   return async (entries, query, limit) => {
@@ -105,6 +116,14 @@ export function createFinder(
         if (last === entries) index = undefined;
       });
     }
-    return (await index).search(query, limit);
+    const current = index;
+    try {
+      return (await current).search(query, limit);
+    } catch (error) {
+      if (!(error instanceof StoredIndexError)) throw error;
+      warn(`The stored search index is ignored: it has ${error.reason}`);
+      if (index === current || index === undefined) index = rebuild(entries);
+      return (await index).search(query, limit);
+    }
   };
 }

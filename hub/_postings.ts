@@ -1,13 +1,16 @@
 /**
- * Private: the tool search's inverted index as data read back from a store
- * ({@linkcode checkIndexData}): checked like any stored value before a process searches with
- * it instead of building it (`search.ts` builds it, `_find.ts` stores it), and cut into parts
- * a Deno KV value holds and joined again ({@linkcode indexParts}, {@linkcode joinParts}).
+ * Private: the tool search's inverted index as data read back from a store: checked like
+ * any stored value before a process searches with it instead of building it (`search.ts`
+ * builds it, `_find.ts` stores it), and cut into parts a Deno KV value holds and joined
+ * again ({@linkcode indexParts}, {@linkcode joinParts}). Each term's postings are kept as
+ * text ({@linkcode postingText}): reading the index back parses strings, not thousands of
+ * small arrays, and a search decodes and checks only the postings of the terms it looks up
+ * ({@linkcode readPosting}); a malformed one then refuses the whole index
+ * ({@linkcode StoredIndexError}), which is built again.
  *
  * @module
  */
 
-import type { IndexData } from "./search.ts";
 import { MAX_FIELD_CHARS } from "./_terms.ts";
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -16,14 +19,90 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** A stored index's characters per part (under Deno KV's 64 KiB value limit). */
 const PART_CHARS = 30_000;
 
-/** The most postings (term and tool pairs) a stored index may hold. */
-export const MAX_POSTINGS = 2_000_000;
+/** The most characters of postings a stored index may hold (about 2 000 000 postings). */
+export const MAX_POSTING_CHARS = 32_000_000;
+
+/** The index as data: what a store keeps and a process reads back instead of building it. */
+export interface IndexData {
+  /** The format's version (3). */
+  v: 3;
+  /** How many tools it indexes. */
+  n: number;
+  /**
+   * Each tool's own name as terms (space-joined), by position: what the name-pair bonus
+   * reads, so an index read back needs no tool cut again.
+   */
+  names: string[];
+  /** Every term, sorted (code unit order), each once. */
+  terms: string[];
+  /**
+   * For each term, the tools (by position, ascending) that hold it and its weighted
+   * normalised frequency in each, as text (`_postings.ts`): a process that reads the index
+   * back decodes (and checks) only the terms its searches look up.
+   */
+  postings: string[];
+}
+
+/** One term's postings: the tools (by position, ascending) and the term's weight in each. */
+export interface Posting {
+  docs: number[];
+  tfs: number[];
+}
+
+/** Why a stored index is refused, found when one of its postings is first decoded. */
+export class StoredIndexError extends Error {
+  constructor(readonly reason: string) {
+    super(`The stored search index has ${reason}`);
+    this.name = "StoredIndexError";
+  }
+}
+
+/**
+ * A posting as text: `tool:weight` pairs, separated by spaces.
+ *
+ * @param posting The posting.
+ * @returns Its text.
+ */
+export function postingText({ docs, tfs }: Posting): string {
+  let text = "";
+  for (let k = 0; k < docs.length; k++) text += `${k === 0 ? "" : " "}${docs[k]}:${tfs[k]}`;
+  return text;
+}
+
+/**
+ * Decodes a posting read from a store, checking that each tool is one of the `n` (ascending)
+ * and each weight positive and finite: a posting can only lead to a tool of the catalogue
+ * searched.
+ *
+ * @param text The posting's text.
+ * @param n How many tools the catalogue has.
+ * @returns The posting.
+ * @throws {StoredIndexError} When it is malformed.
+ */
+export function readPosting(text: unknown, n: number): Posting {
+  if (typeof text !== "string" || text === "") throw new StoredIndexError("an empty posting");
+  const items = text.split(" ");
+  const docs: number[] = new Array(items.length), tfs: number[] = new Array(items.length);
+  let last = -1;
+  for (let k = 0; k < items.length; k++) {
+    const item = items[k], at = item.indexOf(":");
+    const doc = at > 0 ? Number(item.slice(0, at)) : NaN, tf = Number(item.slice(at + 1));
+    if (!Number.isInteger(doc) || doc <= last || doc >= n) {
+      throw new StoredIndexError("a posting out of range");
+    }
+    if (!(tf > 0) || !Number.isFinite(tf)) throw new StoredIndexError("a bad frequency");
+    docs[k] = last = doc;
+    tfs[k] = tf;
+  }
+  return { docs, tfs };
+}
 
 /**
  * Checks index data read from a store: its shape, a name's terms for each of the `n` tools,
- * that its terms are sorted and distinct, that each posting names one of the `n` tools
- * (ascending) with a positive finite frequency, and its size. A posting can only lead to a
- * tool of the catalogue searched (by position): the data ranks tools, it never names one.
+ * that its terms are sorted and distinct, that each has a posting (text, decoded and checked
+ * when a search first looks the term up: {@linkcode readPosting}), and its size. A posting
+ * can only lead to a tool of the catalogue searched (by position): the data ranks tools, it
+ * never names one.
  *
  * @param value What the store returned.
  * @param n How many tools the catalogue it is for has.
@@ -31,8 +110,8 @@ export const MAX_POSTINGS = 2_000_000;
  */
 export function checkIndexData(value: unknown, n: number): IndexData | string {
   if (typeof value !== "object" || value === null) return "not an object";
-  const { v, n: count, names, terms, docs, tfs } = value as Record<string, unknown>;
-  if (v !== 2) return "an unknown version";
+  const { v, n: count, names, terms, postings } = value as Record<string, unknown>;
+  if (v !== 3) return "an unknown version";
   if (count !== n) return "another number of tools";
   if (
     !Array.isArray(names) || names.length !== n ||
@@ -40,30 +119,19 @@ export function checkIndexData(value: unknown, n: number): IndexData | string {
   ) {
     return "no valid names";
   }
-  if (!Array.isArray(terms) || !Array.isArray(docs) || !Array.isArray(tfs)) return "no postings";
-  if (docs.length !== terms.length || tfs.length !== terms.length) return "uneven postings";
+  if (!Array.isArray(terms) || !Array.isArray(postings)) return "no postings";
+  if (postings.length !== terms.length) return "uneven postings";
   let total = 0;
   let previous = "";
   for (let t = 0; t < terms.length; t++) {
-    const term = terms[t];
+    const term = terms[t], posting = postings[t];
     if (typeof term !== "string" || term === "" || (t > 0 && !(term > previous))) {
       return "terms out of order";
     }
     previous = term;
-    const list = docs[t], weights = tfs[t];
-    if (!Array.isArray(list) || !Array.isArray(weights) || list.length !== weights.length) {
-      return "uneven postings";
-    }
-    if (list.length === 0) return "an empty posting";
-    total += list.length;
-    if (total > MAX_POSTINGS) return "too many postings";
-    let last = -1;
-    for (let k = 0; k < list.length; k++) {
-      const doc = list[k], tf = weights[k];
-      if (!Number.isInteger(doc) || doc <= last || doc >= n) return "a posting out of range";
-      if (typeof tf !== "number" || !(tf > 0) || !Number.isFinite(tf)) return "a bad frequency";
-      last = doc;
-    }
+    if (typeof posting !== "string" || posting === "") return "an empty posting";
+    total += posting.length;
+    if (total > MAX_POSTING_CHARS) return "too many postings";
   }
   return value as IndexData;
 }
@@ -71,8 +139,7 @@ export function checkIndexData(value: unknown, n: number): IndexData | string {
 /** One part of a stored index: a run of its terms with their postings, and a run of names. */
 export interface IndexPart {
   t: string[];
-  d: number[][];
-  f: number[][];
+  p: string[];
   m: string[];
 }
 
@@ -86,24 +153,23 @@ const PART_POSTINGS = 800;
  */
 export function indexParts(data: IndexData): IndexPart[] {
   const parts: IndexPart[] = [];
-  let part: IndexPart = { t: [], d: [], f: [], m: [] };
+  let part: IndexPart = { t: [], p: [], m: [] };
   let chars = 0;
   const room = (size: number) => {
     if (chars > 0 && chars + size > PART_CHARS) {
       parts.push(part);
-      part = { t: [], d: [], f: [], m: [] };
+      part = { t: [], p: [], m: [] };
       chars = 0;
     }
     chars += size;
   };
   for (let t = 0; t < data.terms.length; t++) {
-    const term = data.terms[t], docs = data.docs[t], tfs = data.tfs[t];
-    for (let k = 0; k < docs.length; k += PART_POSTINGS) {
-      const d = docs.slice(k, k + PART_POSTINGS), f = tfs.slice(k, k + PART_POSTINGS);
-      room(term.length + JSON.stringify(d).length + JSON.stringify(f).length + 6);
+    const term = data.terms[t], items = data.postings[t].split(" ");
+    for (let k = 0; k < items.length; k += PART_POSTINGS) {
+      const run = items.slice(k, k + PART_POSTINGS).join(" ");
+      room(term.length + run.length + 6);
       part.t.push(term);
-      part.d.push(d);
-      part.f.push(f);
+      part.p.push(run);
     }
   }
   for (const name of data.names) {
@@ -120,38 +186,26 @@ export function indexParts(data: IndexData): IndexPart[] {
  * is not one.
  */
 export function joinParts(head: Record<string, unknown>, parts: readonly unknown[]): unknown {
-  const terms: unknown[] = [], docs: unknown[][] = [], tfs: unknown[][] = [], names: unknown[] = [];
-  const joined = new Set<number>();
+  const terms: unknown[] = [], postings: unknown[] = [], names: unknown[] = [];
   for (const part of parts) {
     if (!isRecord(part)) return undefined;
-    const { t, d, f, m } = part;
-    if (
-      !Array.isArray(t) || !Array.isArray(d) || !Array.isArray(f) || !Array.isArray(m) ||
-      d.length !== t.length || f.length !== t.length
-    ) {
+    const { t, p, m } = part;
+    if (!Array.isArray(t) || !Array.isArray(p) || !Array.isArray(m) || p.length !== t.length) {
       return undefined;
     }
     for (let i = 0; i < t.length; i++) {
       const last = terms.length - 1;
       if (
-        last >= 0 && t[i] === terms[last] && Array.isArray(d[i]) && Array.isArray(f[i]) &&
-        Array.isArray(docs[last]) && Array.isArray(tfs[last])
+        last >= 0 && t[i] === terms[last] && typeof p[i] === "string" &&
+        typeof postings[last] === "string"
       ) {
-        // Copied once before the first run is added (the store's value is read-only).
-        if (!joined.has(last)) {
-          joined.add(last);
-          docs[last] = [...docs[last]];
-          tfs[last] = [...tfs[last]];
-        }
-        for (const doc of d[i]) docs[last].push(doc);
-        for (const tf of f[i]) tfs[last].push(tf);
+        postings[last] = `${postings[last]} ${p[i]}`;
       } else {
         terms.push(t[i]);
-        docs.push(d[i]);
-        tfs.push(f[i]);
+        postings.push(p[i]);
       }
     }
     for (const name of m) names.push(name);
   }
-  return { v: head.v, n: head.n, names, terms, docs, tfs };
+  return { v: head.v, n: head.n, names, terms, postings };
 }

@@ -22,6 +22,9 @@
 
 import type { Tool } from "../client/types.ts";
 import { terms, toolTerms } from "./_terms.ts";
+import { type IndexData, type Posting, postingText, readPosting } from "./_postings.ts";
+
+export type { IndexData };
 
 /** One match of a search. */
 export interface ToolMatch {
@@ -91,23 +94,11 @@ export const SETTINGS: Settings = Object.freeze({
   b: Object.freeze([0.75, 0.75, 0.75, 0.75, 0.75, 0.75]),
 });
 
-/** The index as data: what a store keeps and a process reads back instead of building it. */
-export interface IndexData {
-  /** The format's version (2). */
-  v: 2;
-  /** How many tools it indexes. */
+/** The index built from the tools: each term's postings as numbers. */
+interface Built {
   n: number;
-  /**
-   * Each tool's own name as terms (space-joined), by position: what the name-pair bonus
-   * reads, so an index read back needs no tool cut again.
-   */
-  names: string[];
-  /** Every term, sorted (code unit order), each once. */
   terms: string[];
-  /** For each term, the tools (by position) that hold it, ascending. */
-  docs: number[][];
-  /** For each term, its weighted normalised frequency in each of those tools. */
-  tfs: number[][];
+  lists: Posting[];
 }
 
 /**
@@ -120,7 +111,7 @@ export interface IndexData {
 function buildPostings(
   fields: readonly (readonly (readonly string[])[])[],
   settings: Settings,
-): Omit<IndexData, "names"> {
+): Built {
   const n = fields.length;
   const averages = FIELDS.map((_, f) => {
     let sum = 0;
@@ -150,12 +141,13 @@ function buildPostings(
   }
   const terms = [...postings.keys()].sort();
   return {
-    v: 2,
     n,
     terms,
-    docs: terms.map((term) => postings.get(term)!.docs),
-    // Four significant digits: a stored index stays small, and ranks as the built one.
-    tfs: terms.map((term) => postings.get(term)!.tfs.map((tf) => Number(tf.toPrecision(4)))),
+    lists: terms.map((term) => {
+      const { docs, tfs } = postings.get(term)!;
+      // Four significant digits: a stored index stays small, and ranks as the built one.
+      return { docs, tfs: tfs.map((tf) => Number(tf.toPrecision(4))) };
+    }),
   };
 }
 
@@ -230,7 +222,7 @@ export function createToolIndex(
   const tools = given.map((entry) => entry.tool);
   // Built: each tool's own fields as cut once, then its server's name. Read back: no tool is
   // cut (the names' terms are in the data).
-  const built = (): IndexData => {
+  const build = () => {
     const forms = given.map((entry) => toolTerms(entry.tool, entry.original ?? entry.tool.name));
     const postings = buildPostings(
       forms.map((form, i) => [...form.map(split), terms(given[i].server ?? "")]),
@@ -238,24 +230,37 @@ export function createToolIndex(
     );
     return { ...postings, names: forms.map((form) => form[0]) };
   };
-  const data = options.data ?? built();
+  const read = options.data;
+  const built = read === undefined ? build() : undefined;
+  const words = read?.terms ?? built!.terms;
+  const names = read?.names ?? built!.names;
+  // Each term's postings: built, or decoded (and checked) from the data when first looked up.
+  const lists: (Posting | undefined)[] = built?.lists ?? new Array(words.length);
+  const postingAt = (t: number) => lists[t] ??= readPosting(read!.postings[t], n);
+  let data = read;
   // A term's position: by binary search over the sorted terms on the first search (an index
   // read back is ready at once), from a table made for the searches after it.
   let table: Map<string, number> | undefined;
   let searches = 0;
   const positionOf = (term: string): number | undefined => {
     if (table !== undefined) return table.get(term);
-    const t = lowerBound(data.terms, term);
-    return data.terms[t] === term ? t : undefined;
+    const t = lowerBound(words, term);
+    return words[t] === term ? t : undefined;
   };
-  // A query that is a tool's name (hub or own, any case) puts it first.
-  const byName = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    for (const name of [tools[i].name, given[i].original ?? tools[i].name]) {
-      const lower = name.toLowerCase();
-      if (!byName.has(lower)) byName.set(lower, i);
+  // A query that is a tool's name (hub or own, any case) puts it first: the first tool that
+  // has it, looked up by a scan on the first search and from a table made for the searches
+  // after it.
+  let byName: Map<string, number> | undefined;
+  const namesOf = (i: number) => [tools[i].name, given[i].original ?? tools[i].name];
+  const named = (lower: string): number | undefined => {
+    if (byName !== undefined) return byName.get(lower);
+    for (let i = 0; i < n; i++) {
+      for (const name of namesOf(i)) {
+        if (name.toLowerCase() === lower) return i;
+      }
     }
-  }
+    return undefined;
+  };
   // Adjacent pairs of a name's terms (`a b`) → the tools whose names have them: made on the
   // first query of two words or more.
   let pairs: Map<string, number[]> | undefined;
@@ -263,7 +268,7 @@ export function createToolIndex(
     if (pairs !== undefined) return pairs;
     pairs = new Map();
     for (let i = 0; i < n; i++) {
-      const name = split(data.names[i]);
+      const name = split(names[i]);
       for (let k = 0; k + 1 < name.length; k++) {
         const pair = `${name[k]} ${name[k + 1]}`;
         const list = pairs.get(pair);
@@ -281,7 +286,7 @@ export function createToolIndex(
   const lengthsOf = () => {
     if (byLength !== undefined) return byLength;
     byLength = new Map();
-    for (const word of data.terms) {
+    for (const word of words) {
       if (word.length < MIN_TYPO - 1) continue;
       const list = byLength.get(word.length);
       if (list === undefined) byLength.set(word.length, [word]);
@@ -291,13 +296,13 @@ export function createToolIndex(
   };
   const idfOf = (term: string) => {
     const t = positionOf(term);
-    const df = t === undefined ? 0 : data.docs[t].length;
+    const df = t === undefined ? 0 : postingAt(t).docs.length;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   };
   const add = (term: string, factor: number) => {
     const t = positionOf(term);
     if (t === undefined) return;
-    const docs = data.docs[t], tfs = data.tfs[t];
+    const { docs, tfs } = postingAt(t);
     const df = docs.length;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * factor;
     for (let k = 0; k < df; k++) {
@@ -310,18 +315,26 @@ export function createToolIndex(
 
   return {
     size: n,
-    data: () => data,
+    data: () =>
+      data ??= { v: 3, n, names, terms: words, postings: lists.map((list) => postingText(list!)) },
     search(query, limit) {
       if (++searches === 2) {
         table = new Map();
-        for (let t = 0; t < data.terms.length; t++) table.set(data.terms[t], t);
+        for (let t = 0; t < words.length; t++) table.set(words[t], t);
+        byName = new Map();
+        for (let i = 0; i < n; i++) {
+          for (const name of namesOf(i)) {
+            const lower = name.toLowerCase();
+            if (!byName.has(lower)) byName.set(lower, i);
+          }
+        }
       }
       const trimmed = query.trim();
       if (/^select:/i.test(trimmed)) {
         const picked: ToolMatch[] = [];
         const seen = new Set<number>();
         for (const part of trimmed.slice(7).split(",")) {
-          const i = byName.get(part.trim().toLowerCase());
+          const i = named(part.trim().toLowerCase());
           if (i === undefined || seen.has(i) || picked.length >= limit) continue;
           seen.add(i);
           picked.push(matchOf(tools[i], Infinity));
@@ -329,7 +342,7 @@ export function createToolIndex(
         return picked;
       }
       scores.fill(0);
-      const exact = byName.get(trimmed.toLowerCase());
+      const exact = named(trimmed.toLowerCase());
       const asked = terms(trimmed);
       // Two words of the query in a row that are two words of a tool's name in a row: their
       // idfs again, at PARTIAL weight (proximity: `current time` → `get_current_time`).
@@ -345,7 +358,6 @@ export function createToolIndex(
         // Partial words, at half weight: a word the term begins (`wiki` → `wikipedia`) or
         // one that begins the term (`repositori` → `repo`), of MIN_PART letters or more.
         if (term.length >= MIN_PART) {
-          const words = data.terms;
           for (let i = lowerBound(words, term); i < words.length; i++) {
             const word = words[i];
             if (!word.startsWith(term)) break;

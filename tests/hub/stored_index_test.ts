@@ -9,7 +9,7 @@ import type { CacheStore } from "../../cache/store.ts";
 import { hub } from "../../hub/hub.ts";
 import { SEARCH_TOOLS } from "../../hub/lazy.ts";
 import { checkStored, createCatalogueStore } from "../../hub/_stored.ts";
-import { checkIndexData } from "../../hub/_postings.ts";
+import { checkIndexData, postingText, readPosting, StoredIndexError } from "../../hub/_postings.ts";
 import { MAX_TEXT, terms, toolTerms } from "../../hub/_terms.ts";
 import { createToolIndex, type IndexData } from "../../hub/search.ts";
 import { mockServer } from "../../testing/mod.ts";
@@ -55,7 +55,7 @@ test("stored index: built once, stored by digest, and read back by a second hub"
   assertEquals(heads.length, 1, "the built index was stored");
   const [key, head] = heads[0];
   assert(/^[0-9a-f]{32}$/.test(key[1]), key[1]);
-  assertEquals(head, { v: 2, n: 2, parts: 1 });
+  assertEquals(head, { v: 3, n: 2, parts: 1 });
   // Read back as the hub reads it: plain values in parts, checked.
   const catalogues = createCatalogueStore({
     store: inner,
@@ -71,8 +71,7 @@ test("stored index: built once, stored by digest, and read back by a second hub"
   const data = structuredClone(value) as IndexData;
   const email = data.terms.indexOf("email");
   assert(email >= 0);
-  data.docs[email] = [1];
-  data.tfs[email] = [1];
+  data.postings[email] = "1:1";
   await catalogues.saveIndex(key[1], data);
   sets.length = 0;
   gets.length = 0;
@@ -80,8 +79,9 @@ test("stored index: built once, stored by digest, and read back by a second hub"
   assert(gets.some((k) => k[0] === INDEX && k[1] === key[1]), "the index was read by its digest");
   assertEquals(sets.filter(([k]) => k[0] === INDEX).length, 0, "nothing built, nothing stored");
 
-  // Not well-formed: refused with a warning, built again, stored again.
-  await catalogues.saveIndex(key[1], { ...data, docs: data.docs.map(() => [7]) });
+  // Not well-formed: refused with a warning, built again, stored again (a posting is
+  // checked when a search first decodes it).
+  await catalogues.saveIndex(key[1], { ...data, postings: data.postings.map(() => "7:1") });
   sets.length = 0;
   const warnings: string[] = [];
   assertEquals(await firstFound(store, "email", warnings), ["m__send_email"]);
@@ -114,7 +114,7 @@ test("stored index: a big index is stored in parts a Deno KV value holds (a long
   assert(parts.every((text) => text.length <= 31_000), parts.map((p) => p.length).join());
   // `lorem` is in every tool: its 2 000 postings go in runs over several parts.
   const lorem = data.terms.indexOf("lorem");
-  assertEquals(data.docs[lorem].length, 2_000);
+  assertEquals(readPosting(data.postings[lorem], 2_000).docs.length, 2_000);
   const runs = parts.map((text) => text.split('"lorem"').length - 1).reduce((a, b) => a + b);
   assertEquals(runs, 3);
   assertEquals(await catalogues.loadIndex("d"), data);
@@ -148,14 +148,43 @@ test("stored index: stored index data is checked like a server's answer", () => 
     ["another number of tools", good],
     ["no valid names", { ...good, names: ["a"] }],
     ["no valid names", { ...good, names: [1, 2] }],
-    ["uneven postings", { ...good, tfs: good.tfs.slice(1) }],
+    ["uneven postings", { ...good, postings: good.postings.slice(1) }],
     ["terms out of order", { ...good, terms: [...good.terms].reverse() }],
-    ["a posting out of range", { ...good, docs: good.docs.map(() => [-1]) }],
-    ["a bad frequency", { ...good, tfs: good.tfs.map(() => [Infinity]) }],
-    ["an empty posting", { ...good, docs: good.docs.map(() => []), tfs: good.tfs.map(() => []) }],
+    ["an empty posting", { ...good, postings: good.postings.map(() => "") }],
+    ["an empty posting", { ...good, postings: good.postings.map(() => [0]) }],
+    ["no postings", { ...good, postings: undefined }],
   ];
   for (const [why, value] of table) {
     assertEquals(checkIndexData(value, why === "another number of tools" ? 3 : 2), why, why);
+  }
+  // Each posting is checked when it is first decoded: a tool of the catalogue, ascending, a
+  // positive finite weight.
+  assertEquals(readPosting("0:1.5 1:2", 2), { docs: [0, 1], tfs: [1.5, 2] });
+  assertEquals(postingText({ docs: [0, 1], tfs: [1.5, 2] }), "0:1.5 1:2");
+  const postings: [string, unknown][] = [
+    ["a posting out of range", "2:1"],
+    ["a posting out of range", "-1:1"],
+    ["a posting out of range", "1:1 0:1"],
+    ["a posting out of range", "0:1 0:1"],
+    ["a posting out of range", "0.5:1"],
+    ["a posting out of range", ":1"],
+    ["a posting out of range", "01"],
+    ["a bad frequency", "0:Infinity"],
+    ["a bad frequency", "0:0"],
+    ["a bad frequency", "0:"],
+    ["a bad frequency", "0:x"],
+    ["an empty posting", ""],
+    ["an empty posting", 7],
+  ];
+  for (const [why, text] of postings) {
+    let reason: string | undefined;
+    try {
+      readPosting(text, 2);
+    } catch (error) {
+      assert(error instanceof StoredIndexError, String(error));
+      reason = error.reason;
+    }
+    assertEquals(reason, why, JSON.stringify(text));
   }
 });
 
@@ -228,12 +257,11 @@ test("stored index: whatever a stored index holds, a search names only the catal
   // A hostile writer's index: well-formed, for two tools, but its terms and names speak of a
   // tool the catalogue does not have, and every posting leads to a tool.
   const hostile: IndexData = {
-    v: 2,
+    v: 3,
     n: 2,
     names: ["steal secret", "exfiltr"],
     terms: ["email", "exfiltr", "secret", "steal"],
-    docs: [[0, 1], [0, 1], [0, 1], [0, 1]],
-    tfs: [[1, 9], [1, 9], [1, 9], [1, 9]],
+    postings: ["0:1 1:9", "0:1 1:9", "0:1 1:9", "0:1 1:9"],
   };
   assertEquals(checkIndexData(hostile, 2), hostile);
   await catalogues.saveIndex(key[1], hostile);
