@@ -22,6 +22,7 @@
 
 import type { Tool } from "../client/types.ts";
 import { terms, toolTerms } from "./_terms.ts";
+import { createLookups, lowerBound, toolNames } from "./_lookups.ts";
 import { type IndexData, type Posting, postingText, readPosting } from "./_postings.ts";
 
 export type { IndexData };
@@ -169,16 +170,6 @@ function oneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
-function lowerBound(sorted: readonly string[], value: string): number {
-  let lo = 0, hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 const split = (field: string) => field === "" ? [] : field.split(" ");
 
 function matchOf(tool: Tool, score: number): ToolMatch {
@@ -238,62 +229,13 @@ export function createToolIndex(
   const lists: (Posting | undefined)[] = built?.lists ?? new Array(words.length);
   const postingAt = (t: number) => lists[t] ??= readPosting(read!.postings[t], n);
   let data = read;
-  // A term's position: by binary search over the sorted terms on the first search (an index
-  // read back is ready at once), from a table made for the searches after it.
-  let table: Map<string, number> | undefined;
+  // Lookups by scan on the first search, from tables made for the searches after it.
   let searches = 0;
-  const positionOf = (term: string): number | undefined => {
-    if (table !== undefined) return table.get(term);
-    const t = lowerBound(words, term);
-    return words[t] === term ? t : undefined;
-  };
-  // A query that is a tool's name (hub or own, any case) puts it first: the first tool that
-  // has it, looked up by a scan on the first search and from a table made for the searches
-  // after it.
-  let byName: Map<string, number> | undefined;
-  const namesOf = (i: number) => [tools[i].name, given[i].original ?? tools[i].name];
-  const named = (lower: string): number | undefined => {
-    if (byName !== undefined) return byName.get(lower);
-    for (let i = 0; i < n; i++) {
-      for (const name of namesOf(i)) {
-        if (name.toLowerCase() === lower) return i;
-      }
-    }
-    return undefined;
-  };
-  // Adjacent pairs of a name's terms (`a b`) → the tools whose names have them: made on the
-  // first query of two words or more.
-  let pairs: Map<string, number[]> | undefined;
-  const pairHolders = () => {
-    if (pairs !== undefined) return pairs;
-    pairs = new Map();
-    for (let i = 0; i < n; i++) {
-      const name = split(names[i]);
-      for (let k = 0; k + 1 < name.length; k++) {
-        const pair = `${name[k]} ${name[k + 1]}`;
-        const list = pairs.get(pair);
-        if (list === undefined) pairs.set(pair, [i]);
-        else if (list[list.length - 1] !== i) list.push(i);
-      }
-    }
-    return pairs;
-  };
+  const lookups = createLookups(words, names, (i) => toolNames(tools[i], given[i].original), n);
+  const { positionOf, named } = lookups;
   const scores = new Float64Array(n);
   // The best contribution of one query term (exact or partial) to each tool.
   const best = new Float64Array(n);
-  // Words by length, for typos: made on the first query that needs them.
-  let byLength: Map<number, string[]> | undefined;
-  const lengthsOf = () => {
-    if (byLength !== undefined) return byLength;
-    byLength = new Map();
-    for (const word of words) {
-      if (word.length < MIN_TYPO - 1) continue;
-      const list = byLength.get(word.length);
-      if (list === undefined) byLength.set(word.length, [word]);
-      else list.push(word);
-    }
-    return byLength;
-  };
   const idfOf = (term: string) => {
     const t = positionOf(term);
     const df = t === undefined ? 0 : postingAt(t).docs.length;
@@ -318,17 +260,7 @@ export function createToolIndex(
     data: () =>
       data ??= { v: 3, n, names, terms: words, postings: lists.map((list) => postingText(list!)) },
     search(query, limit) {
-      if (++searches === 2) {
-        table = new Map();
-        for (let t = 0; t < words.length; t++) table.set(words[t], t);
-        byName = new Map();
-        for (let i = 0; i < n; i++) {
-          for (const name of namesOf(i)) {
-            const lower = name.toLowerCase();
-            if (!byName.has(lower)) byName.set(lower, i);
-          }
-        }
-      }
+      if (++searches === 2) lookups.tables();
       const trimmed = query.trim();
       if (/^select:/i.test(trimmed)) {
         const picked: ToolMatch[] = [];
@@ -347,8 +279,8 @@ export function createToolIndex(
       // Two words of the query in a row that are two words of a tool's name in a row: their
       // idfs again, at PARTIAL weight (proximity: `current time` → `get_current_time`).
       for (let k = 0; k + 1 < asked.length; k++) {
-        const holders = pairHolders().get(`${asked[k]} ${asked[k + 1]}`);
-        if (holders === undefined) continue;
+        const holders = lookups.holdersOf(`${asked[k]} ${asked[k + 1]}`);
+        if (holders.length === 0) continue;
         const bonus = PARTIAL * (idfOf(asked[k]) + idfOf(asked[k + 1]));
         for (const i of holders) scores[i] += bonus;
       }
@@ -368,7 +300,7 @@ export function createToolIndex(
         // A word no tool has, of MIN_TYPO letters or more: the words one typo away.
         if (term.length >= MIN_TYPO && positionOf(term) === undefined) {
           for (let len = term.length - 1; len <= term.length + 1; len++) {
-            for (const word of lengthsOf().get(len) ?? []) {
+            for (const word of lookups.wordsOfLength(len)) {
               if (oneEdit(term, word)) add(word, PARTIAL);
             }
           }
