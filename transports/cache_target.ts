@@ -10,10 +10,12 @@
  *   token's digest, else (no `auth`) the static headers' digest. An `auth` function or a
  *   custom `fetch` (it may add credentials of its own) without `credentialId` has no known
  *   identity. The static headers are part of every identity.
- * - stdio: the server is the command line, the working directory and the `env` given (they
- *   change what a server returns); the identity is that `env` and the `inheritEnv` choice
- *   (where a stdio server's credentials are). A server that inherits the whole environment
- *   has no known identity: whatever credentials sit in it are unseen.
+ * - stdio: the server is the command line, the working directory, the `env` given and the
+ *   `inheritEnv` choice (they change what a server returns); the identity is that `env` and
+ *   that choice (where a stdio server's credentials are), with the command line. Both are
+ *   halves of one digest, made once per server (a hub keys dozens of servers before its
+ *   first search). A server that inherits the whole environment has no known identity:
+ *   whatever credentials sit in it are unseen.
  * - Both also name the endpoint alone (`endpoint`: the URL's origin and path, or the command,
  *   its arguments and working directory), which governance keys pins and grants by. A caller
  *   that keys by the server and the identity only (the hub's stored catalogues) asks with
@@ -25,7 +27,13 @@
  * @module
  */
 
-import { type CacheTarget, type CacheTargetWants, canonicalJson, digest } from "../cache/digest.ts";
+import {
+  type CacheTarget,
+  type CacheTargetWants,
+  canonicalJson,
+  digest,
+  digestHalves,
+} from "../cache/digest.ts";
 import { identityOf } from "../oauth/identity.ts";
 import type { HttpAuth } from "./_http_auth.ts";
 
@@ -114,15 +122,12 @@ export async function stdioCacheTarget(
   env: { env?: Record<string, string>; inheritEnv: unknown },
   wants: CacheTargetWants = {},
 ): Promise<CacheTarget> {
-  const given = env.env ?? {};
-  const [server, endpoint, identity] = await Promise.all([
-    digest(canonicalJson(["stdio", command.command, command.args, command.cwd ?? null, given])),
-    wants.endpoint === false
-      ? NO_DIGEST
-      : digest(canonicalJson(["stdio", command.command, command.args, command.cwd ?? null])),
-    env.inheritEnv === "all" ? NO_DIGEST : digest(canonicalJson(["env", given, env.inheritEnv])),
+  const line = ["stdio", command.command, command.args, command.cwd ?? null];
+  const [[server, identity], endpoint] = await Promise.all([
+    digestHalves(canonicalJson([...line, env.env ?? {}, env.inheritEnv ?? null])),
+    wants.endpoint === false ? NO_DIGEST : digest(canonicalJson(line)),
   ]);
-  const target: CacheTarget = { server, identity };
+  const target: CacheTarget = { server, identity: env.inheritEnv === "all" ? undefined : identity };
   if (endpoint !== undefined) target.endpoint = endpoint;
   return target;
 }

@@ -7,7 +7,7 @@ import { startHttpFixture } from "../fixtures/http_server.ts";
 import { FAST } from "../client/_helpers.ts";
 import { connectClient } from "../../client/client.ts";
 import { memoryStore } from "../../cache/memory.ts";
-import { canonicalJson, digest } from "../../cache/digest.ts";
+import { canonicalJson, digest, digestHalves } from "../../cache/digest.ts";
 
 const URL_A = "https://mcp.example.com/mcp";
 
@@ -61,14 +61,25 @@ test("cache target: asked without the endpoint, the same server and identity and
     assertEquals(lean, { server: whole.server, identity: whole.identity });
     assertEquals(await transport.cacheTarget!({ endpoint: true }), whole);
   }
-  // The digests are those stores already hold keys by (made together now, not one by one).
+  // A stdio server and its identity are the halves of one digest of the command line, the
+  // env given and the inheritance; the endpoint (what pins and grants are keyed by) is the
+  // digest stores already hold them by.
   const given = { TOKEN: "1" };
   const named = await transports[0].cacheTarget!();
+  const [server, identity] = await digestHalves(
+    canonicalJson(["stdio", "srv", ["--x"], null, given, "safe"]),
+  );
   assertEquals(named, {
-    server: await digest(canonicalJson(["stdio", "srv", ["--x"], null, given])),
+    server,
     endpoint: await digest(canonicalJson(["stdio", "srv", ["--x"], null])),
-    identity: await digest(canonicalJson(["env", given, "safe"])),
+    identity,
   });
+  assert(server !== identity);
+  // Another inheritance choice, another server and identity; the same endpoint.
+  const other = await stdio({ command: "srv", args: ["--x"], env: given, inheritEnv: ["HOME"] })
+    .cacheTarget!();
+  assert(other.server !== server && other.identity !== identity);
+  assertEquals(other.endpoint, named.endpoint);
   assertEquals(
     (await transports[2].cacheTarget!()).identity,
     await digest(canonicalJson(["bearer", "token-one", canonicalJson({})])),
