@@ -11,9 +11,9 @@
  */
 
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { CacheStore } from "../mod.ts";
+import { readTextFile } from "../runtime/read_file.ts";
 
 interface Entry {
   /** The value. */
@@ -56,7 +56,7 @@ export function catalogueFile(path: string): CacheStore {
     }
   };
   // Started at once; a missing or broken file reads as empty.
-  const reading = readFile(path, "utf8").then(parse, () => parse(""));
+  const reading = readTextFile(path).then(parse, () => parse(""));
   let data: Record<string, Entry> | undefined;
   const load = async () => data ??= await reading;
   const save = () => {
