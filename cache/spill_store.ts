@@ -25,8 +25,13 @@ import type { CacheKey, CacheStore } from "./store.ts";
 
 /** Characters per chunk: under Deno KV's 64 KiB value limit even for two-byte text. */
 export const CHUNK_CHARS = 30_000;
-/** Pieces shorter than this are joined to the next before they are written. */
-const SMALL_CHARS = 1024;
+/**
+ * Pieces (and tails of long pieces) shorter than this are joined before they are written:
+ * every chunk but the last then holds at least this many characters, so a result of
+ * {@linkcode DEFAULT_SPILL_BYTES} has at most 8 193 chunks, whose ends fit in one entry
+ * under Deno KV's 64 KiB value limit.
+ */
+const SMALL_CHARS = 8 * 1024;
 /** How long a spilled result is kept unless told (one hour). */
 export const DEFAULT_SPILL_TTL = 60 * 60 * 1000;
 /** The largest result kept unless told (64 MiB of text). */
@@ -151,7 +156,8 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
   ];
   // Pieces of any size written as chunks of at most CHUNK_CHARS, each a piece or a slice of
   // one (a piece is never joined to its neighbours and cut again, which would copy it);
-  // only pieces shorter than SMALL_CHARS are joined, to each other or to the head of the next. The chunks' ends are
+  // only pieces (or tails) shorter than SMALL_CHARS are joined, to each other or to the head
+  // of the next. The chunks' ends are
   // returned when they are not every CHUNK_CHARS (a text given in one piece is).
   const writeChunks = async (
     owner: string,
@@ -186,6 +192,10 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
         small = "";
       }
       for (; at < piece.length; at += CHUNK_CHARS) {
+        if (at > 0 && piece.length - at < SMALL_CHARS) {
+          small = piece.slice(at); // a short tail: joined to what comes next
+          break;
+        }
         await write(
           at === 0 && piece.length <= CHUNK_CHARS ? piece : piece.slice(at, at + CHUNK_CHARS),
         );

@@ -82,6 +82,19 @@ test("spill store: a piece is a chunk as it came; one long text is cut every CHU
     115_001,
     115_002,
   ]);
+  const h3 = "rs_" + "c".repeat(22);
+  const tail = ["w".repeat(10_000), "v".repeat(CHUNK_CHARS + 5), "u".repeat(10_000)];
+  assert(await spill.put("me", h3, { text: tail, size: CHUNK_CHARS + 20_005 }));
+  // A long piece's short tail joins the next piece: no chunk but the last is short.
+  assertEquals((await spill.meta("me", h3)).ends?.t, [
+    10_000,
+    CHUNK_CHARS + 10_000,
+    CHUNK_CHARS + 20_005,
+  ]);
+  assertEquals(
+    await spill.slice("me", h3, "t", CHUNK_CHARS + 9_999, CHUNK_CHARS + 10_007),
+    "vvvvvvuu",
+  );
   const h2 = "rs_" + "b".repeat(22);
   const one = "w".repeat(2 * CHUNK_CHARS + 5);
   assert(await spill.put("me", h2, { text: [one], size: one.length }));
