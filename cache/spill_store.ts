@@ -10,7 +10,7 @@
  * or of media block `n`'s base64 data, `m<n>`). A result is given in pieces of any size and
  * written a chunk at a time as the pieces come, so the whole text is never one string: each
  * piece (or a slice of a long one) is a chunk as it came, never joined to its neighbours and
- * cut again (a copy), and the entry lists where the chunks end unless they fall every
+ * cut again (a copy), and the entry lists the chunks' lengths unless they are all
  * {@linkcode CHUNK_CHARS} characters (a text given in one piece); JSON that sits whole in
  * the text is not written twice (the entry says where it is). The entry naming the result
  * outlives its chunks by a while, so a read after the expiry says it expired instead of not
@@ -28,8 +28,8 @@ export const CHUNK_CHARS = 30_000;
 /**
  * Pieces (and tails of long pieces) shorter than this are joined before they are written:
  * every chunk but the last then holds at least this many characters, so a result of
- * {@linkcode DEFAULT_SPILL_BYTES} has at most 8 193 chunks, whose ends fit in one entry
- * under Deno KV's 64 KiB value limit.
+ * {@linkcode DEFAULT_SPILL_BYTES} has at most 8 194 chunks (text and JSON), whose lengths
+ * fit in one entry under Deno KV's 64 KiB value limit.
  */
 const SMALL_CHARS = 8 * 1024;
 /** How long a spilled result is kept unless told (one hour). */
@@ -50,10 +50,10 @@ export interface SpillMeta {
   /** Where the JSON text sits in the text, when it is not kept apart (`j`). */
   jsonAt?: number;
   /**
-   * Where each chunk of the text (`t`) or the JSON text (`j`) ends, when they are not every
+   * The length of each chunk of the text (`t`) or the JSON text (`j`), when they are not all
    * `CHUNK_CHARS` characters (pieces written as they came); absent: every `CHUNK_CHARS`.
    */
-  ends?: { t?: number[]; j?: number[] };
+  chunks?: { t?: number[]; j?: number[] };
   /** The length of each media block's base64 data (`m0`, `m1`, …). */
   media?: number[];
   /** When it expires (ms since the epoch). */
@@ -157,23 +157,23 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
   // Pieces of any size written as chunks of at most CHUNK_CHARS, each a piece or a slice of
   // one (a piece is never joined to its neighbours and cut again, which would copy it);
   // only pieces (or tails) shorter than SMALL_CHARS are joined, to each other or to the head
-  // of the next. The chunks' ends are
-  // returned when they are not every CHUNK_CHARS (a text given in one piece is).
+  // of the next. The chunks' lengths are returned when they are not all CHUNK_CHARS (those of
+  // a text given in one piece are).
   const writeChunks = async (
     owner: string,
     handle: string,
     kind: string,
     pieces: Iterable<string>,
     ttl: number,
-  ): Promise<{ total: number; ends?: number[] }> => {
-    const ends: number[] = [];
+  ): Promise<{ total: number; chunks?: number[] }> => {
+    const lengths: number[] = [];
     let total = 0;
     let grid = true;
     const write = async (chunk: string) => {
-      if (ends.length > 0 && ends[ends.length - 1] !== ends.length * CHUNK_CHARS) grid = false;
-      await store.set(key(owner, handle, kind, String(ends.length)), chunk, ttl);
+      if (lengths.length > 0 && lengths[lengths.length - 1] !== CHUNK_CHARS) grid = false;
+      await store.set(key(owner, handle, kind, String(lengths.length)), chunk, ttl);
       total += chunk.length;
-      ends.push(total);
+      lengths.push(chunk.length);
     };
     let small = "";
     for (const piece of pieces) {
@@ -202,7 +202,7 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
       }
     }
     if (small !== "") await write(small);
-    return grid ? { total } : { total, ends };
+    return grid ? { total } : { total, chunks: lengths };
   };
   const spill: SpillStore = {
     maxChars: options.maxBytes,
@@ -210,12 +210,12 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
       if (parts.size > options.maxBytes) return false;
       const text = await writeChunks(owner, handle, "t", parts.text, ttl);
       const meta: SpillMeta = { owner, total: text.total, jsonTotal: 0, expiresAt: now() + ttl };
-      if (text.ends !== undefined) meta.ends = { t: text.ends };
+      if (text.chunks !== undefined) meta.chunks = { t: text.chunks };
       const json = parts.json;
       if (json !== undefined && Symbol.iterator in json) {
         const written = await writeChunks(owner, handle, "j", json as Iterable<string>, ttl);
         meta.jsonTotal = written.total;
-        if (written.ends !== undefined) meta.ends = { ...meta.ends, j: written.ends };
+        if (written.chunks !== undefined) meta.chunks = { ...meta.chunks, j: written.chunks };
       } else if (json !== undefined) {
         const { at, length } = json as { at: number; length: number };
         Object.assign(meta, { jsonAt: at, jsonTotal: length });
@@ -246,7 +246,8 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
       if (kind === "j" && meta?.jsonAt !== undefined) {
         return await spill.slice(owner, handle, "t", meta.jsonAt + from, meta.jsonAt + to);
       }
-      const ends = kind === "t" || kind === "j" ? meta?.ends?.[kind] : undefined;
+      const lengths = kind === "t" || kind === "j" ? meta?.chunks?.[kind] : undefined;
+      const ends = lengths === undefined ? undefined : endsOf(lengths);
       let out = "";
       for (let i = firstChunk(ends, from); chunkStart(ends, i) < to; i++) {
         const chunk = await store.get(key(owner, handle, kind, String(i)));
@@ -264,6 +265,12 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
     },
   };
   return spill;
+}
+
+/** Where each chunk ends, from their lengths. */
+function endsOf(lengths: readonly number[]): number[] {
+  let end = 0;
+  return lengths.map((length) => end += length);
 }
 
 /** Where chunk `i` starts: every CHUNK_CHARS, or after the end before it. */
