@@ -49,8 +49,21 @@ export const FILE_STORE_BYTES = 256 * 1024 * 1024;
 const SUFFIX = ".json";
 const LONG = 180;
 
-/** The UTF-8 length of a text, counted without encoding it. */
+/** The files a store knows of, each with its size in bytes, and their sum. */
+interface Sizes {
+  map: Map<string, number>;
+  bytes: number;
+}
+
+/** Anything but ASCII. */
+const NOT_ASCII = /[\u0080-\uFFFF]/;
+
+/**
+ * The UTF-8 length of a text, counted without encoding it (ASCII, most often, by one
+ * regular expression: a loop over its characters leaves garbage on Bun).
+ */
 function utf8Length(text: string): number {
+  if (!NOT_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -111,13 +124,27 @@ export function fileStoreOver(folder: FolderLike, options: FileStoreOptions = {}
     throw new TypeError("fileStore: maxBytes must be a positive whole number");
   }
   const now = options.now ?? Date.now;
-  // The bytes of the files this store knows of: counted from the folder on first write.
-  let sizes: Promise<Map<string, number>> | undefined;
+  // The bytes of the files this store knows of: counted from the folder on first write,
+  // and their sum kept as they change (not summed again on each write: on Bun, spreading a
+  // big map's values on each of a spilled result's chunks left about the result's size in
+  // garbage).
+  let sizes: Promise<Sizes> | undefined;
   const known = () =>
-    sizes ??= folder.list().then((files) =>
-      new Map(files.filter((f) => f.name.endsWith(SUFFIX)).map((f) => [f.name, f.size]))
-    );
-  const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
+    sizes ??= folder.list().then((files) => {
+      const found = new Map<string, number>();
+      let bytes = 0;
+      for (const { name, size } of files) {
+        if (!name.endsWith(SUFFIX)) continue;
+        found.set(name, size);
+        bytes += size;
+      }
+      return { map: found, bytes };
+    });
+  const resize = (sized: Sizes, name: string, size: number | undefined) => {
+    sized.bytes += (size ?? 0) - (sized.map.get(name) ?? 0);
+    if (size === undefined) sized.map.delete(name);
+    else sized.map.set(name, size);
+  };
   // Long keys are named by their digest (their key is in the file, for deletePrefix).
   const nameOf = async (key: CacheKey): Promise<string> => {
     const plain = key.map(safe).join(".");
@@ -146,7 +173,7 @@ export function fileStoreOver(folder: FolderLike, options: FileStoreOptions = {}
       : folder.write(name, parts.join(""));
   const drop = async (name: string) => {
     await folder.remove(name);
-    (await known()).delete(name);
+    resize(await known(), name, undefined);
   };
   const sweep = async () => {
     for (const { name } of await folder.list()) {
@@ -173,17 +200,17 @@ export function fileStoreOver(folder: FolderLike, options: FileStoreOptions = {}
         ? [JSON.stringify({ k: key, e: entry.e, t: 1 }) + "\n", value]
         : [JSON.stringify({ k: key, ...entry })];
       const size = parts.reduce((sum, part) => sum + utf8Length(part), 0);
-      const map = await known();
-      const before = map.get(name) ?? 0;
-      if (maxBytes !== Infinity && total(map) - before + size > maxBytes) {
+      const sized = await known();
+      const before = sized.map.get(name) ?? 0;
+      if (maxBytes !== Infinity && sized.bytes - before + size > maxBytes) {
         await sweep();
-        if (total(map) - (map.get(name) ?? 0) + size > maxBytes) {
-          if (map.has(name)) await drop(name); // the old value is no longer the key's
+        if (sized.bytes - (sized.map.get(name) ?? 0) + size > maxBytes) {
+          if (sized.map.has(name)) await drop(name); // the old value is no longer the key's
           return;
         }
       }
       await write(name, parts);
-      map.set(name, size);
+      resize(sized, name, size);
     },
     async delete(key) {
       checkKey(key);

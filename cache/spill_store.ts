@@ -8,10 +8,14 @@
  * Keys: `["spill", "v1", owner, handle, "m"]` (what the result is, and when it expires) and
  * `["spill", "v1", owner, handle, kind, i]` (chunk `i` of the text, `t`, of the JSON, `j`,
  * or of media block `n`'s base64 data, `m<n>`). A result is given in pieces of any size and
- * written a chunk at a time as the pieces come, so the whole text is never one string; JSON
- * that sits whole in the text is not written twice (the entry says where it is). The entry naming the result outlives its chunks by a while, so a read after the
- * expiry says it expired instead of not found. A handle read under another owner finds
- * nothing: it is `not_found`, as a handle never given.
+ * written a chunk at a time as the pieces come, so the whole text is never one string: each
+ * piece (or a slice of a long one) is a chunk as it came, never joined to its neighbours and
+ * cut again (a copy), and the entry lists the chunks' lengths unless they are all
+ * {@linkcode CHUNK_CHARS} characters (a text given in one piece); JSON that sits whole in
+ * the text is not written twice (the entry says where it is). The entry naming the result
+ * outlives its chunks by a while, so a read after the expiry says it expired instead of not
+ * found. A handle read under another owner finds nothing: it is `not_found`, as a handle
+ * never given.
  *
  * @module
  */
@@ -21,6 +25,13 @@ import type { CacheKey, CacheStore } from "./store.ts";
 
 /** Characters per chunk: under Deno KV's 64 KiB value limit even for two-byte text. */
 export const CHUNK_CHARS = 30_000;
+/**
+ * Pieces (and tails of long pieces) shorter than this are joined before they are written:
+ * every chunk but the last then holds at least this many characters, so a result of
+ * {@linkcode DEFAULT_SPILL_BYTES} has at most 8 194 chunks (text and JSON), whose lengths
+ * fit in one entry under Deno KV's 64 KiB value limit.
+ */
+const SMALL_CHARS = 8 * 1024;
 /** How long a spilled result is kept unless told (one hour). */
 export const DEFAULT_SPILL_TTL = 60 * 60 * 1000;
 /** The largest result kept unless told (64 MiB of text). */
@@ -38,6 +49,11 @@ export interface SpillMeta {
   jsonTotal: number;
   /** Where the JSON text sits in the text, when it is not kept apart (`j`). */
   jsonAt?: number;
+  /**
+   * The length of each chunk of the text (`t`) or the JSON text (`j`), when they are not all
+   * `CHUNK_CHARS` characters (pieces written as they came); absent: every `CHUNK_CHARS`.
+   */
+  chunks?: { t?: number[]; j?: number[] };
   /** The length of each media block's base64 data (`m0`, `m1`, …). */
   media?: number[];
   /** When it expires (ms since the epoch). */
@@ -138,47 +154,68 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
     handle,
     ...rest,
   ];
-  // Pieces of any size written as chunks of exactly CHUNK_CHARS (the last may be shorter):
-  // a piece's whole chunks are slices of it, only the chunks across pieces are joined.
+  // Pieces of any size written as chunks of at most CHUNK_CHARS, each a piece or a slice of
+  // one (a piece is never joined to its neighbours and cut again, which would copy it);
+  // only pieces (or tails) shorter than SMALL_CHARS are joined, to each other or to the head
+  // of the next. The chunks' lengths are returned when they are not all CHUNK_CHARS (those of
+  // a text given in one piece are).
   const writeChunks = async (
     owner: string,
     handle: string,
     kind: string,
     pieces: Iterable<string>,
     ttl: number,
-  ): Promise<number> => {
-    let index = 0;
+  ): Promise<{ total: number; chunks?: number[] }> => {
+    const lengths: number[] = [];
     let total = 0;
-    let carry = "";
-    const write = (chunk: string) =>
-      store.set(key(owner, handle, kind, String(index++)), chunk, ttl);
+    let grid = true;
+    const write = async (chunk: string) => {
+      if (lengths.length > 0 && lengths[lengths.length - 1] !== CHUNK_CHARS) grid = false;
+      await store.set(key(owner, handle, kind, String(lengths.length)), chunk, ttl);
+      total += chunk.length;
+      lengths.push(chunk.length);
+    };
+    let small = "";
     for (const piece of pieces) {
-      total += piece.length;
+      if (piece.length < SMALL_CHARS) {
+        small += piece;
+        if (small.length >= SMALL_CHARS) {
+          await write(small);
+          small = "";
+        }
+        continue;
+      }
       let at = 0;
-      if (carry !== "") {
-        at = Math.min(piece.length, CHUNK_CHARS - carry.length);
-        carry += piece.slice(0, at);
-        if (carry.length < CHUNK_CHARS) continue;
-        await write(carry);
-        carry = "";
+      if (small !== "") {
+        at = Math.min(piece.length, CHUNK_CHARS - small.length);
+        await write(small + piece.slice(0, at));
+        small = "";
       }
-      for (; piece.length - at >= CHUNK_CHARS; at += CHUNK_CHARS) {
-        await write(piece.slice(at, at + CHUNK_CHARS));
+      for (; at < piece.length; at += CHUNK_CHARS) {
+        if (at > 0 && piece.length - at < SMALL_CHARS) {
+          small = piece.slice(at); // a short tail: joined to what comes next
+          break;
+        }
+        await write(
+          at === 0 && piece.length <= CHUNK_CHARS ? piece : piece.slice(at, at + CHUNK_CHARS),
+        );
       }
-      carry = piece.slice(at);
     }
-    if (carry !== "") await write(carry);
-    return total;
+    if (small !== "") await write(small);
+    return grid ? { total } : { total, chunks: lengths };
   };
   const spill: SpillStore = {
     maxChars: options.maxBytes,
     async put(owner, handle, parts, ttl = options.ttlMs) {
       if (parts.size > options.maxBytes) return false;
-      const total = await writeChunks(owner, handle, "t", parts.text, ttl);
-      const meta: SpillMeta = { owner, total, jsonTotal: 0, expiresAt: now() + ttl };
+      const text = await writeChunks(owner, handle, "t", parts.text, ttl);
+      const meta: SpillMeta = { owner, total: text.total, jsonTotal: 0, expiresAt: now() + ttl };
+      if (text.chunks !== undefined) meta.chunks = { t: text.chunks };
       const json = parts.json;
       if (json !== undefined && Symbol.iterator in json) {
-        meta.jsonTotal = await writeChunks(owner, handle, "j", json as Iterable<string>, ttl);
+        const written = await writeChunks(owner, handle, "j", json as Iterable<string>, ttl);
+        meta.jsonTotal = written.total;
+        if (written.chunks !== undefined) meta.chunks = { ...meta.chunks, j: written.chunks };
       } else if (json !== undefined) {
         const { at, length } = json as { at: number; length: number };
         Object.assign(meta, { jsonAt: at, jsonTotal: length });
@@ -186,7 +223,7 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
       if (parts.media !== undefined && parts.media.length > 0) {
         meta.media = [];
         for (const [n, data] of parts.media.entries()) {
-          meta.media.push(await writeChunks(owner, handle, `m${n}`, [data], ttl));
+          meta.media.push((await writeChunks(owner, handle, `m${n}`, [data], ttl)).total);
         }
       }
       // Written last: a result is readable only once whole.
@@ -205,15 +242,14 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
       return found;
     },
     async slice(owner, handle, kind, from, to) {
-      if (kind === "j") {
-        const meta = await spill.meta(owner, handle);
-        if (meta.jsonAt !== undefined) {
-          return await spill.slice(owner, handle, "t", meta.jsonAt + from, meta.jsonAt + to);
-        }
+      const meta = kind === "t" || kind === "j" ? await spill.meta(owner, handle) : undefined;
+      if (kind === "j" && meta?.jsonAt !== undefined) {
+        return await spill.slice(owner, handle, "t", meta.jsonAt + from, meta.jsonAt + to);
       }
+      const lengths = kind === "t" || kind === "j" ? meta?.chunks?.[kind] : undefined;
+      const ends = lengths === undefined ? undefined : endsOf(lengths);
       let out = "";
-      const first = Math.floor(from / CHUNK_CHARS);
-      for (let i = first; i * CHUNK_CHARS < to; i++) {
+      for (let i = firstChunk(ends, from); chunkStart(ends, i) < to; i++) {
         const chunk = await store.get(key(owner, handle, kind, String(i)));
         if (typeof chunk !== "string") {
           throw new McpError("Part of the result kept under this handle is gone from its store", {
@@ -221,11 +257,36 @@ export function createSpillStore(store: CacheStore, options: SpillStoreOptions):
             reason: "result_expired",
           });
         }
-        const at = i * CHUNK_CHARS;
+        const at = chunkStart(ends, i);
         out += chunk.slice(Math.max(0, from - at), Math.max(0, to - at));
+        if (ends !== undefined && i === ends.length - 1) break;
       }
       return out;
     },
   };
   return spill;
+}
+
+/** Where each chunk ends, from their lengths. */
+function endsOf(lengths: readonly number[]): number[] {
+  let end = 0;
+  return lengths.map((length) => end += length);
+}
+
+/** Where chunk `i` starts: every CHUNK_CHARS, or after the end before it. */
+function chunkStart(ends: readonly number[] | undefined, i: number): number {
+  if (ends === undefined) return i * CHUNK_CHARS;
+  return i === 0 ? 0 : ends[i - 1];
+}
+
+/** The chunk that holds offset `from` (the first whose end is past it). */
+function firstChunk(ends: readonly number[] | undefined, from: number): number {
+  if (ends === undefined) return Math.floor(from / CHUNK_CHARS);
+  let [low, high] = [0, ends.length - 1];
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (ends[mid] > from) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }

@@ -1,8 +1,9 @@
 /**
  * Spilling (loaded only when a client or hub spills): a shaped result over budget, or one
  * holding media, is kept whole behind a handle bound to the caller's identity, written to
- * its store a chunk at a time (each chunk a slice of the text shaping measured: the JSON
- * of structured content is written once, never again for the store);
+ * its store a chunk at a time (each chunk a piece, or a slice, of the text shaping measured:
+ * the JSON of structured content is written once, never again for the store, and a file
+ * store's pieces are let go of as they are written);
  * the model's text keeps its head and tail around one line naming the rest and how to read
  * it, and each media block's line names how to read its data. Reading it back is
  * `read_result.ts`'s.
@@ -106,18 +107,19 @@ export async function spillResult(
   let size = total + (json?.apart ?? 0);
   for (const data of media) size += data.length;
   const expiresAt = Date.now() + ttlMs;
+  const notice = (head: number, tail: number) =>
+    `[… ${tail - head} more characters (offset ${head} to ${tail} of ${total}) kept as ` +
+    `${handle}: read them with ${READ_RESULT} {"handle":"${handle}","offset":${head}}, or ` +
+    `grep or jsonPath …]`;
+  // Fitted first: the store is then handed the pieces to let go of as it writes them.
+  const fitted = total <= maxChars
+    ? { text: segments.map(segmentText).join("\n"), headEnd: total, tailStart: total }
+    : fitSegments(segments, maxChars, notice);
   const parts = { text: uncut(projection), json: json?.part, media, size };
   if (!await store.put(owner, handle, parts, ttlMs)) {
     // Not kept: no line may name the handle.
     return shapeProjected(project(result), maxChars, "too big to keep");
   }
-  const notice = (head: number, tail: number) =>
-    `[… ${tail - head} more characters (offset ${head} to ${tail} of ${total}) kept as ` +
-    `${handle}: read them with ${READ_RESULT} {"handle":"${handle}","offset":${head}}, or ` +
-    `grep or jsonPath …]`;
-  const fitted = total <= maxChars
-    ? { text: segments.map(segmentText).join("\n"), headEnd: total, tailStart: total }
-    : fitSegments(segments, maxChars, notice);
   const spilled = {
     handle,
     chars: total,
@@ -136,12 +138,26 @@ export async function spillResult(
   };
 }
 
-/** The uncut text, a segment (or a piece of a big JSON segment) at a time. */
+/**
+ * The uncut text, a segment (or a piece of a big JSON segment) at a time. Pieces kept in
+ * an array are let go of as they are handed out (the projection is not read again), so a
+ * store that does not keep them (a file store) never holds them all.
+ */
 function* uncut(projection: Projection): Generator<string> {
   for (const [i, s] of projection.segments.entries()) {
     if (i > 0) yield "\n";
     if (s.text !== undefined) yield s.text;
-    else yield* s.pieces?.() ?? [];
+    else yield* handOver(s.pieces?.() ?? []);
+  }
+}
+
+/** The pieces, each let go of by an array holding them once it is handed out. */
+function* handOver(pieces: Iterable<string>): Generator<string> {
+  if (!Array.isArray(pieces)) return yield* pieces;
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i];
+    pieces[i] = "";
+    yield piece;
   }
 }
 
@@ -159,5 +175,5 @@ function jsonPart(
     return { part: { at, length: segments[jsonSegment].length }, apart: 0 };
   }
   if (jsonApart === undefined) return undefined;
-  return { part: jsonApart.pieces(), apart: jsonApart.length };
+  return { part: handOver(jsonApart.pieces()), apart: jsonApart.length };
 }

@@ -4,9 +4,9 @@
  * by its structure on one line: its kind and size, its keys (each member briefly), the first items of its biggest
  * array (each whole, each short) and the JSON path to page through it with `read_result`.
  * Nothing in a summary is a cut value: a value is quoted whole or named by its kind and
- * size. Pure. The structured content's JSON text is written once, by the engine, and that
- * one text is measured, sanitised (no copy when clean) and kept (`jsonSegment`); a summary
- * never writes a big value's text.
+ * size. Pure. The structured content's JSON text is written once, in pieces (runs of rows
+ * written by the engine), and those pieces are measured, sanitised (no copy when clean)
+ * and kept (`jsonSegment`); a summary never writes a big value's text.
  *
  * @module
  */
@@ -134,15 +134,15 @@ function compact(value: unknown, max: number): string | undefined {
 }
 
 /**
- * Whether `text` is the JSON text of `value`, compared a piece at a time.
+ * Whether `text` is a text given in pieces, compared a piece at a time.
  *
  * @param text The text.
- * @param value The value.
+ * @param pieces The pieces.
  * @returns Whether it is.
  */
-export function sameText(text: string, value: unknown): boolean {
+export function sameText(text: string, pieces: Iterable<string>): boolean {
   let at = 0;
-  for (const piece of jsonChunks(value)) {
+  for (const piece of pieces) {
     if (!text.startsWith(piece, at)) return false;
     at += piece.length;
   }
@@ -195,85 +195,71 @@ export interface JsonMeasure {
   segment: Segment;
   /** The length of its raw JSON text (before sanitising). */
   raw?: number;
-  /** Its raw JSON text when that is one string (not when it was written in pieces). */
-  rawText?: string;
-  /** Its raw JSON text, in pieces (written again when it was written in pieces). */
+  /** Its raw JSON text, in the pieces it was written in (each written once, and kept). */
   rawPieces?: () => Iterable<string>;
   /** Whether sanitising changed nothing (the segment's text is the raw JSON text). */
   clean: boolean;
 }
 
+/** The characters of a piece of a big value's JSON text. */
+const PIECE_CHARS = 16 * 1024;
+
 /**
- * The segment of the structured content. Its JSON text is written once, by the engine
- * (`JSON.stringify`: native, and for ASCII one flat one-byte string), measured and kept as
- * the segment's text, and sanitised without a copy when it is plain printable ASCII;
- * spilling writes it to its store as slices of that one string. Only a value the engine
- * cannot write (nested too deep for its stack, or too long for one string) is written by a
- * walk a piece at a time ({@linkcode jsonChunks}), measured, and written again when needed.
+ * The segment of the structured content. Its JSON text is written once, a piece at a time
+ * ({@linkcode jsonChunks}: runs of rows written by the engine), and the pieces are kept:
+ * measured, sanitised without a copy when each is plain printable ASCII, and written to a
+ * store as they are. A value's text is never one string unless it is one piece: writing it
+ * at once peaks, in some engines, at twice the text (the parts and the joined text), and
+ * the store keeps pieces anyway. A small value's one piece is the segment's text.
  *
  * @param value The structured content.
  * @returns The segment (a reference line when it has no JSON text), and what it measured.
  */
 export function jsonSegment(value: unknown): JsonMeasure {
-  let text: string;
+  const raw: string[] = [];
+  let length = 0;
+  let plain = true;
   try {
-    text = JSON.stringify(value) ?? "null";
-  } catch (error) {
-    if (error instanceof RangeError) return walked(value);
+    for (const piece of jsonChunks(value, PIECE_CHARS)) {
+      raw.push(piece);
+      length += piece.length;
+      if (plain && NOT_PLAIN.test(piece)) plain = false;
+    }
+  } catch {
     return notJson();
   }
-  const clean = sanitizeWhole(text);
-  return {
-    segment: { kind: "json", length: clean.length, text: clean, value },
-    raw: text.length,
-    rawText: text,
-    rawPieces: () => [text],
-    clean: clean === text,
-  };
+  if (raw.length === 0) {
+    raw.push("null");
+    length = 4;
+  }
+  const clean = plain ? raw : cleanPieces(raw);
+  const cleanLength = clean === raw ? length : clean.reduce((sum, p) => sum + p.length, 0);
+  const segment: Segment = clean.length === 1
+    ? { kind: "json", length: cleanLength, text: clean[0], value }
+    : { kind: "json", length: cleanLength, value, pieces: () => clean };
+  return { segment, raw: length, rawPieces: () => raw, clean: clean === raw };
 }
 
 function notJson(): JsonMeasure {
   return { segment: { kind: "ref", length: NOT_JSON.length, text: NOT_JSON }, clean: false };
 }
 
-/** {@linkcode jsonSegment} of a value too deep or too long for `JSON.stringify`: walked. */
-function walked(value: unknown): JsonMeasure {
-  let length = 0;
-  let raw = 0;
-  let clean = true;
-  try {
-    for (const piece of sanitizePieces(jsonChunks(value), (chunk) => raw += chunk.length)) {
-      length += piece.clean.length;
-      if (piece.clean !== piece.raw) clean = false;
-    }
-  } catch {
-    return notJson();
-  }
-  const segment: Segment = {
-    kind: "json",
-    length,
-    value,
-    pieces: () => mapPieces(sanitizePieces(jsonChunks(value)), (p) => p.clean),
-  };
-  return { segment, raw, rawPieces: () => jsonChunks(value), clean };
-}
-
 /** Text outside printable ASCII: what some rule of `sanitizeText` may change. */
 const NOT_PLAIN = /[^\x20-\x7E]/;
 
 /**
- * `sanitizeText` of a long text, handed back as it is (no copy) when it is plain printable
- * ASCII or no piece changed; else sanitised in pieces ({@linkcode sanitizePieces}) of
- * slices of it, to bound the regexes' memory.
+ * `sanitizeText` of text in pieces, in pieces ({@linkcode sanitizePieces}): `raw` itself
+ * when no piece changed.
  */
-function sanitizeWhole(text: string): string {
-  if (!NOT_PLAIN.test(text)) return text;
-  const pieces = [...sanitizePieces(text.match(/[\s\S]{1,16384}/g)!)];
-  return pieces.every((p) => p.clean === p.raw) ? text : pieces.map((p) => p.clean).join("");
-}
-
-function* mapPieces<T>(pieces: Iterable<T>, map: (piece: T) => string): Generator<string> {
-  for (const piece of pieces) yield map(piece);
+function cleanPieces(raw: string[]): string[] {
+  const clean: string[] = [];
+  let changed = false;
+  for (const piece of sanitizePieces(raw)) {
+    if (piece.clean !== piece.raw) changed = true;
+    if (piece.clean !== "") clean.push(piece.clean);
+  }
+  if (!changed) return raw;
+  return clean.length === 0 ? [""] : clean;
 }
 
 /**

@@ -202,7 +202,7 @@ export function project(result: ToolResult, options: ProjectOptions = {}): Proje
       const text = typeof block.text === "string" ? block.text : "";
       // The same text as the structured content's JSON needs no parse to be known.
       const same = json?.raw !== undefined && text.length === json.raw &&
-        (json.rawText !== undefined ? text === json.rawText : sameText(text, structured));
+        sameText(text, json.rawPieces!());
       const parsed = same ? { ok: true as const, value: structured } : parseJson(text);
       if (json !== undefined && parsed.ok && (same || sameJson(parsed.value, structured))) {
         if (placed < 0) placed = segments.push(json.segment) - 1;

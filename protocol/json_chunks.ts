@@ -38,7 +38,9 @@ const LONG = Symbol("long");
  * the text out a piece at a time, each about `size` characters (a piece is cut between
  * members, or inside a long string between whole characters), so a big value never becomes
  * one string. (A member of a container of 32 or more members, most often a row, is written
- * by `JSON.stringify` at once, without a walk: one string per row, not one per value.) `toJSON` is called as `JSON.stringify` calls it; a cycle or a `BigInt` throws
+ * by `JSON.stringify` at once, without a walk: one string per row, not one per value; a run of
+ * rows that fills a piece is handed out as one slice of the text the engine wrote, neither
+ * joined to its neighbours nor copied.) `toJSON` is called as `JSON.stringify` calls it; a cycle or a `BigInt` throws
  * the `TypeError` `JSON.stringify` would. A value without JSON text (`undefined`, a
  * function) gives no piece.
  *
@@ -140,7 +142,9 @@ export function* jsonChunks(value: unknown, size: number = JSON_CHUNK): Generato
       if (items.length >= WIDE && top.at < items.length) {
         const text = batch(items, top, open, size);
         if (text !== undefined) {
-          out += text;
+          // A run long enough is a piece as the engine wrote it (no join, no copy).
+          if (out === "" && text.length >= size) yield text;
+          else out += text;
           continue;
         }
       }
@@ -195,6 +199,10 @@ function batch(
       if (typeof (item as { toJSON?: unknown }).toJSON === "function") return undefined;
     }
   }
+  // After the first run, a leading 0 makes the engine write the comma too: the run's text
+  // is then one slice of what the engine wrote, not a join.
+  const comma = top.at > 0;
+  if (comma) run.unshift(0);
   let text: string;
   try {
     text = JSON.stringify(run);
@@ -202,11 +210,11 @@ function batch(
     if (error instanceof RangeError) return undefined; // too deep for the engine: walked
     throw error;
   }
-  const comma = top.at > 0 ? "," : "";
   top.at = end;
-  top.written += run.length;
-  top.batch = Math.max(1, Math.min(4096, Math.round(count * size / Math.max(1, text.length))));
-  return comma + text.slice(1, -1);
+  top.written += run.length - (comma ? 1 : 0);
+  const aim = size * 1.5;
+  top.batch = Math.max(1, Math.min(4096, Math.round(count * aim / Math.max(1, text.length))));
+  return text.slice(comma ? 2 : 1, -1);
 }
 
 /** What `JSON.stringify` writes for `holder[key]`: after `toJSON`, boxed primitives unboxed. */

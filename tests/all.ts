@@ -15,6 +15,7 @@ import "./cache/stores_test.ts";
 import "./cache/target_test.ts";
 import "./cache/spill_identity_test.ts";
 import "./cache/file_store_test.ts";
+import "./cache/spill_store_test.ts";
 import "./cli/device_login_test.ts";
 import "./cli/everything_test.ts";
 import "./cli/first_hour_test.ts";

@@ -5,8 +5,11 @@ import {
   DEFAULT_MAX_CHARS,
   ERROR_LINE,
   MIN_MAX_CHARS,
+  project,
+  segmentText,
   shapeResult,
 } from "../../governance/shape.ts";
+import { sanitizeText } from "../../protocol/text.ts";
 import type { ToolResult } from "../../client/shapes.ts";
 
 function result(content: ToolResult["content"], extra: Partial<ToolResult> = {}): ToolResult {
@@ -213,3 +216,24 @@ function cutOf(text: string, whole: string) {
   const [kept, rest] = text.split(found[0]);
   return { line: found[0], kept, rest, headEnd, tailStart };
 }
+
+test("project: a big structured content's JSON text, kept in pieces, is its text exactly", () => {
+  const rows = (mark: string) =>
+    Array.from({ length: 3_000 }, (_, i) => ({ i, name: `row ${i}${i % 7 === 0 ? mark : ""}` }));
+  // Plain ASCII: the pieces are the raw text, and the segment is where jsonPath reads it.
+  const plain = { rows: rows("") };
+  const clean = project(result([], { structuredContent: plain }));
+  const at = clean.jsonSegment!;
+  assert(clean.segments[at].pieces !== undefined, "written in more than one piece");
+  assertEquals(segmentText(clean.segments[at]), JSON.stringify(plain));
+  assertEquals(clean.jsonApart, undefined);
+  // Text sanitising changes: the segment is the sanitised text, the raw text kept apart.
+  const marked = { rows: rows("e\u0301\u200B\u0007") };
+  const dirty = project(result([], { structuredContent: marked }));
+  const segment = dirty.segments.find((s) => s.kind === "json")!;
+  assertEquals(segmentText(segment), sanitizeText(JSON.stringify(marked)));
+  assertEquals(segment.length, sanitizeText(JSON.stringify(marked)).length);
+  assertEquals(dirty.jsonSegment, undefined);
+  assertEquals([...dirty.jsonApart!.pieces()].join(""), JSON.stringify(marked));
+  assertEquals(dirty.jsonApart!.length, JSON.stringify(marked).length);
+});
