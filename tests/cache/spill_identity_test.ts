@@ -3,13 +3,10 @@
 // same client after setAuth to other credentials reads not_found, never the result; the same
 // identity reads it from another client sharing the store. On the memory store, a real Deno KV
 // file (under Deno) and a real redis-server; an expired handle says so.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { connectClient } from "../../client/client.ts";
 import type { McpClient } from "../../client/types.ts";
 import { memoryStore } from "../../cache/memory.ts";
-import { type CacheKvLike, denoKvStore } from "../../cache/deno_kv.ts";
+import { denoKvStore } from "../../cache/deno_kv.ts";
 import { redisStore } from "../../cache/redis.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { isMcpError } from "../../protocol/errors.ts";
@@ -18,6 +15,7 @@ import { assert, assertEquals, test } from "../_harness.ts";
 import { startHttpFixture } from "../fixtures/http_server.ts";
 import { FAST } from "../client/_helpers.ts";
 import { startRedis } from "./_redis.ts";
+import { withKv } from "./_kv.ts";
 
 const BIG = Array.from({ length: 400 }, (_, i) => `secret line ${i}`).join("\n");
 
@@ -115,39 +113,5 @@ test("spill identity: principals and setAuth, on a real redis-server", async () 
   }
 });
 
-test("spill identity: principals and setAuth, on a Deno KV file (Deno; a KV stand-in on Bun)", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "spill-kv-"));
-  const deno = (globalThis as {
-    Deno?: { openKv?: (path: string) => Promise<CacheKvLike & { close(): void }> };
-  }).Deno;
-  try {
-    if (typeof deno?.openKv === "function") {
-      const kv = await deno.openKv(join(dir, "spill.db"));
-      try {
-        await isolation("deno kv", denoKvStore(kv));
-      } finally {
-        kv.close();
-      }
-    } else {
-      // Bun has no Deno KV: the same store code over a map with KV's value-size limit.
-      const map = new Map<string, { key: string[]; value: unknown }>();
-      const kv: CacheKvLike = {
-        get: (key) => Promise.resolve({ value: map.get(JSON.stringify(key))?.value ?? null }),
-        set(key, value) {
-          if (JSON.stringify(value).length > 65_536) throw new Error("value too large");
-          map.set(JSON.stringify(key), { key, value });
-          return Promise.resolve();
-        },
-        delete: (key) => Promise.resolve(void map.delete(JSON.stringify(key))),
-        list: async function* ({ prefix }) {
-          for (const { key } of map.values()) {
-            if (prefix.every((part, i) => key[i] === part)) yield { key };
-          }
-        },
-      };
-      await isolation("kv stand-in", denoKvStore(kv));
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test("spill identity: principals and setAuth, on a Deno KV file (Deno; a KV stand-in on Bun)", () =>
+  withKv((kv, kind) => isolation(kind, denoKvStore(kv))));

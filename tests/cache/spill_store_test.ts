@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { type CacheKvLike, denoKvStore } from "../../cache/deno_kv.ts";
+import { denoKvStore } from "../../cache/deno_kv.ts";
 import { memoryStore } from "../../cache/memory.ts";
 import {
   CHUNK_CHARS,
@@ -19,6 +19,7 @@ import {
 import type { CacheStore } from "../../cache/store.ts";
 import { fileStore } from "../../mod.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
+import { withKv } from "./_kv.ts";
 
 const piece = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -97,38 +98,6 @@ test("spill store: a piece is a chunk as it came; one long text is cut every CHU
   assertEquals((await spill.meta("me", h2)).chunks, undefined);
   assertEquals(await spill.slice("me", h2, "t", CHUNK_CHARS - 2, CHUNK_CHARS + 3), "wwwww");
 });
-
-/** A Deno KV file (Deno), or on Bun a stand-in with KV's value-size limit, for `use`. */
-async function withKv(use: (kv: CacheKvLike) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "spill-store-kv-"));
-  const deno = (globalThis as {
-    Deno?: { openKv?: (path: string) => Promise<CacheKvLike & { close(): void }> };
-  }).Deno;
-  try {
-    if (typeof deno?.openKv === "function") {
-      const kv = await deno.openKv(join(dir, "spill.db"));
-      try {
-        await use(kv);
-      } finally {
-        kv.close();
-      }
-      return;
-    }
-    const map = new Map<string, { key: string[]; value: unknown }>();
-    await use({
-      get: (key) => Promise.resolve({ value: map.get(JSON.stringify(key))?.value ?? null }),
-      set(key, value) {
-        if (JSON.stringify(value).length > 65_536) throw new Error("value too large");
-        map.set(JSON.stringify(key), { key, value });
-        return Promise.resolve();
-      },
-      delete: (key) => Promise.resolve(void map.delete(JSON.stringify(key))),
-      list: async function* () {},
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 test("spill store: pieces read back exactly on Deno KV, and the longest chunk table fits", () =>
   withKv(async (kv) => {
