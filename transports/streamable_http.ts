@@ -292,9 +292,11 @@ export function streamableHttp(
       if (setOptions.credentialId !== undefined && typeof setOptions.credentialId !== "string") {
         throw new TypeError("options.credentialId must be a string");
       }
-      auth = checked;
-      secrets.pin(checked);
-      core?.setAuth(checked);
+      // As the core does once loaded: new OAuth credentials without a token store keep the
+      // store the previous OAuth ones used.
+      auth = core === undefined ? keepStore(checked, auth) : checked;
+      secrets.pin(auth);
+      core?.setAuth(auth);
       credentialId = setOptions.credentialId;
     },
     authorized(): void {
@@ -317,9 +319,18 @@ export function streamableHttp(
 }
 
 /** The options of an OAuth form of `auth` (a user's login or client credentials). */
-function oauthOptions(auth: HttpAuth): { profile?: string } | undefined {
+function oauthOptions(auth: HttpAuth): { profile?: string; store?: unknown } | undefined {
   if (typeof auth !== "object" || auth === null) return undefined;
   if ("oauth" in auth) return auth.oauth;
   if ("clientCredentials" in auth) return auth.clientCredentials;
   return undefined;
+}
+
+/** `next`, given the token store of `previous` when both are OAuth forms and `next` has none. */
+function keepStore(next: HttpAuth, previous: HttpAuth): HttpAuth {
+  const store = oauthOptions(previous)?.store;
+  const options = oauthOptions(next);
+  if (store === undefined || options === undefined || options.store !== undefined) return next;
+  const form = "oauth" in next! ? "oauth" : "clientCredentials";
+  return { [form]: { ...options, store } } as HttpAuth;
 }
