@@ -43,8 +43,11 @@ export type {
   CallbackReceiver,
   ClientCredentialsOptions,
   CommonOAuthOptions,
+  DeviceCode,
+  LoginFlow,
   OAuthOptions,
 } from "./oauth/options.ts";
+export type { AuthState, AuthStatus, LoginPrompt } from "./oauth/auth_status.ts";
 export type {
   AssertionContext,
   AssertionSource,

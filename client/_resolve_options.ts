@@ -12,7 +12,7 @@ import type { Transport } from "../transports/transport.ts";
 import { memoryStore } from "../cache/memory.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { TraceHooks } from "../tracing/hooks.ts";
-import { GOVERNANCE_KEYS } from "../governance/options.ts";
+import { GOVERNANCE_KEYS } from "../governance/check.ts";
 import { createGovernance } from "../governance/create.ts";
 import type { Governance } from "../governance/stages.ts";
 import { CLIENT_OPTION_NAMES } from "./option_names.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { GOVERNANCE_KEYS } from "../governance/options.ts";
+import { GOVERNANCE_KEYS } from "../governance/check.ts";
 
 /**
  * Every option `createClient` takes.

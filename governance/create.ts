@@ -8,7 +8,8 @@
  * @module
  */
 
-import { checkGovernance, type GovernanceOptions } from "./options.ts";
+import { checkGovernanceOptions } from "./check.ts";
+import type { GovernanceOptions } from "./options.ts";
 import type { Governance } from "./stages.ts";
 import type { CompiledSchema } from "./validate.ts";
 
@@ -36,7 +37,7 @@ export function createGovernance(options: GovernanceOptions = {}): Governance {
   if (typeof options !== "object" || options === null) {
     throw new TypeError("createGovernance: options must be an object");
   }
-  checkGovernance(options, options.store);
+  checkGovernanceOptions(options as Record<string, unknown>);
   let loaded: Governance | undefined;
   const loading = import("./pipeline.ts").then((pipeline) =>
     loaded = pipeline.createGovernance(options)

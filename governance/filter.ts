@@ -7,7 +7,8 @@
  * @module
  */
 
-import { anyMatcher, type Matcher, type Pattern, patternList } from "./glob.ts";
+import { checkFilter, patternList } from "./check.ts";
+import { anyMatcher, type Matcher, type Pattern } from "./glob.ts";
 import type { GovernanceContext, Tool } from "./types.ts";
 
 /** The `tools` option: allow and deny lists, or a function. */
@@ -49,14 +50,8 @@ export function compileFilter(value: unknown, key = "tools"): CompiledFilter {
       }
     };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TypeError(`option "${key}" must be { allow?, deny? } or a function (tool, ctx)`);
-  }
-  const { allow, deny, ...rest } = value as Record<string, unknown>;
-  const unknown = Object.keys(rest)[0];
-  if (unknown !== undefined) {
-    throw new TypeError(`option "${key}" has unknown key "${unknown}" (it takes allow and deny)`);
-  }
+  checkFilter(value, key);
+  const { allow, deny } = value as Record<string, unknown>;
   const allowed: Matcher | undefined = allow === undefined
     ? undefined
     : anyMatcher(patternList(allow, `${key}.allow`));

@@ -51,18 +51,4 @@ export function anyMatcher(patterns: readonly Pattern[]): Matcher {
   return (name) => exact.has(name) || globs.some((match) => match(name));
 }
 
-/**
- * Checks an option that holds one pattern or a list of them.
- *
- * @param value The option's value.
- * @param key The option's name, for the error.
- * @returns The patterns as a list.
- * @throws {TypeError} Naming the key, unless it is a string or an array of strings.
- */
-export function patternList(value: unknown, key: string): Pattern[] {
-  const list = typeof value === "string" ? [value] : value;
-  if (!Array.isArray(list) || !list.every((p) => typeof p === "string" && p !== "")) {
-    throw new TypeError(`option "${key}" must be a name or glob, or an array of them`);
-  }
-  return [...list];
-}
+export { patternList } from "./check.ts";

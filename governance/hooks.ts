@@ -21,6 +21,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
+import { checkHooks, HOOK_KINDS } from "./check.ts";
 import type { ToolChange } from "./pin.ts";
 import type { GovernanceContext, Tool, ToolResult } from "./types.ts";
 
@@ -72,15 +73,6 @@ export interface Hooks {
 /** The hooks by kind, in order. */
 export type HookLists = { [K in keyof Hooks]-?: NonNullable<Hooks[K]>[] };
 
-const KINDS = [
-  "onToolsListed",
-  "beforeCall",
-  "afterCall",
-  "onPromptGet",
-  "onResourceRead",
-  "onToolChanged",
-] as const;
-
 /**
  * Checks the `hooks` option and sorts the hooks by kind.
  *
@@ -89,25 +81,12 @@ const KINDS = [
  * @throws {TypeError} Naming the bad member.
  */
 export function hookLists(value: unknown): HookLists {
-  const lists = Object.fromEntries(KINDS.map((kind) => [kind, []])) as unknown as HookLists;
-  if (value === undefined) return lists;
-  const sets = Array.isArray(value) ? value : [value];
-  sets.forEach((set, i) => {
-    const where = Array.isArray(value) ? `hooks[${i}]` : "hooks";
-    if (typeof set !== "object" || set === null || Array.isArray(set)) {
-      throw new TypeError(`option "${where}" must be an object of hook functions`);
-    }
+  const lists = Object.fromEntries(HOOK_KINDS.map((kind) => [kind, []])) as unknown as HookLists;
+  for (const [, set] of checkHooks(value)) {
     for (const [kind, fn] of Object.entries(set)) {
-      if (!(KINDS as readonly string[]).includes(kind)) {
-        throw new TypeError(`option "${where}" has unknown hook "${kind}"`);
-      }
-      if (fn === undefined) continue;
-      if (typeof fn !== "function") {
-        throw new TypeError(`option "${where}.${kind}" must be a function`);
-      }
-      (lists[kind as keyof HookLists] as unknown[]).push(fn);
+      if (fn !== undefined) (lists[kind as keyof HookLists] as unknown[]).push(fn);
     }
-  });
+  }
   return lists;
 }
 

@@ -9,8 +9,8 @@ import type { CacheStore } from "../cache/store.ts";
 import { type CompiledFilter, compileFilter, type ToolFilter } from "./filter.ts";
 import { type HookLists, hookLists, type Hooks } from "./hooks.ts";
 import type { ToolChange } from "./pin.ts";
+import { checkGovernanceOptions, isStore } from "./check.ts";
 import {
-  checkDecision,
   type CompiledRule,
   compileRule,
   type Decision,
@@ -113,14 +113,7 @@ export interface GovernanceSettings {
 }
 
 /** The governance keys of the client's options. */
-export const GOVERNANCE_KEYS: readonly string[] = ["tools", "validate", "policy", "hooks", "pin"];
-
-function isStore(value: unknown): value is CacheStore {
-  return typeof value === "object" && value !== null &&
-    ["get", "set", "delete", "deletePrefix"].every((m) =>
-      typeof (value as Record<string, unknown>)[m] === "function"
-    );
-}
+export { GOVERNANCE_KEYS } from "./check.ts";
 
 /**
  * Checks the governance options.
@@ -135,50 +128,22 @@ export function checkGovernance(
   store: CacheStore | undefined,
   warn: (message: string) => void = () => {},
 ): GovernanceSettings {
+  checkGovernanceOptions(options as Record<string, unknown>);
   const { tools, validate, policy, hooks, pin } = options;
-  if (validate !== undefined && typeof validate !== "boolean") {
-    throw new TypeError('option "validate" must be a boolean');
-  }
-  if (pin !== undefined && typeof pin !== "boolean" && !isStore(pin)) {
-    throw new TypeError('option "pin" must be a boolean or a store (memoryStore(), …)');
-  }
+  const rules = policy?.rules ?? [];
+  const scope = policy?.scope ?? [];
   const settings: GovernanceSettings = {
     filter: tools === undefined ? undefined : compileFilter(tools),
     validate: validate === true,
-    rules: [],
-    fallback: "allow",
+    rules: rules.map((r, i) => compileRule(r, `policy.rules[${i}]`)),
+    fallback: policy?.default ?? "allow",
     policy: policy !== undefined,
-    resources: false,
-    prompts: false,
+    approver: policy?.approver,
+    resources: scope.includes("resources"),
+    prompts: scope.includes("prompts"),
     hooks: hookLists(hooks),
-    pins: pin === true ? store : isStore(pin) ? pin : undefined,
+    pins: pin === true ? store : isStore(pin) ? pin as CacheStore : undefined,
   };
-  if (policy === undefined) return settings;
-  if (typeof policy !== "object" || policy === null || Array.isArray(policy)) {
-    throw new TypeError('option "policy" must be { rules, default, approver, scope }');
-  }
-  for (const key of Object.keys(policy)) {
-    if (!["rules", "default", "approver", "scope"].includes(key)) {
-      throw new TypeError(`option "policy" has unknown key "${key}"`);
-    }
-  }
-  if (policy.rules !== undefined && !Array.isArray(policy.rules)) {
-    throw new TypeError('option "policy.rules" must be an array of rules');
-  }
-  settings.rules = (policy.rules ?? []).map((r, i) => compileRule(r, `policy.rules[${i}]`));
-  for (const warning of ruleWarnings(policy.rules ?? [])) warn(warning);
-  if (policy.default !== undefined) {
-    settings.fallback = checkDecision(policy.default, "policy.default");
-  }
-  if (policy.approver !== undefined && typeof policy.approver !== "function") {
-    throw new TypeError('option "policy.approver" must be a function');
-  }
-  settings.approver = policy.approver;
-  const scope = policy.scope ?? [];
-  if (!Array.isArray(scope) || !scope.every((s) => s === "resources" || s === "prompts")) {
-    throw new TypeError('option "policy.scope" must be a list of "resources" and "prompts"');
-  }
-  settings.resources = scope.includes("resources");
-  settings.prompts = scope.includes("prompts");
+  for (const warning of ruleWarnings(rules)) warn(warning);
   return settings;
 }

@@ -22,8 +22,10 @@
  * @module
  */
 
-import { checkKeys } from "../protocol/option_keys.ts";
-import { anyMatcher, type Matcher, type Pattern, patternList } from "./glob.ts";
+import { checkDecision, checkRule, patternList, ruleLabel } from "./check.ts";
+import { anyMatcher, type Matcher, type Pattern } from "./glob.ts";
+
+export { checkDecision } from "./check.ts";
 
 /** What a rule decides. */
 export type Decision = "allow" | "deny" | "ask";
@@ -101,19 +103,6 @@ export interface CompiledRule {
   matches(request: PolicyRequest): boolean;
 }
 
-const DECISIONS = new Set<string>(["allow", "deny", "ask"]);
-const HINTS = new Set(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]);
-const RULE_KEYS = new Set([
-  "name",
-  "tools",
-  "prompts",
-  "resources",
-  "annotations",
-  "servers",
-  "principals",
-  "sandboxed",
-  "decision",
-]);
 const KIND_KEYS: Record<PolicyKind, "tools" | "prompts" | "resources"> = {
   tool: "tools",
   prompt: "prompts",
@@ -146,21 +135,6 @@ export function hintOf(
 }
 
 /**
- * Checks a decision value.
- *
- * @param value The value.
- * @param key The option's name, for the error.
- * @returns The decision.
- * @throws {TypeError} Unless it is `"allow"`, `"deny"` or `"ask"`.
- */
-export function checkDecision(value: unknown, key: string): Decision {
-  if (typeof value !== "string" || !DECISIONS.has(value)) {
-    throw new TypeError(`option "${key}" must be "allow", "deny" or "ask"`);
-  }
-  return value as Decision;
-}
-
-/**
  * Checks one rule and makes it ready to match.
  *
  * @param rule The rule.
@@ -169,24 +143,16 @@ export function checkDecision(value: unknown, key: string): Decision {
  * @throws {TypeError} Naming the bad member.
  */
 export function compileRule(rule: unknown, key: string): CompiledRule {
-  if (typeof rule !== "object" || rule === null || Array.isArray(rule)) {
-    throw new TypeError(`option "${key}" must be a rule object`);
-  }
-  const r = rule as Record<string, unknown>;
-  checkKeys(r, RULE_KEYS, `${ruleLabel(key, r.name)} (${key})`);
-  const decision = checkDecision(r.decision, `${key}.decision`);
-  if (r.name !== undefined && typeof r.name !== "string") {
-    throw new TypeError(`option "${key}.name" must be a string`);
-  }
+  const r = checkRule(rule, key);
+  const decision = r.decision as Decision;
   const list = (member: string): Matcher | undefined =>
     r[member] === undefined ? undefined : anyMatcher(patternList(r[member], `${key}.${member}`));
   const byKind = { tools: list("tools"), prompts: list("prompts"), resources: list("resources") };
   const servers = list("servers");
   const principals = list("principals");
-  const hints = annotationMatch(r.annotations, `${key}.annotations`);
-  if (r.sandboxed !== undefined && typeof r.sandboxed !== "boolean") {
-    throw new TypeError(`option "${key}.sandboxed" must be true or false`);
-  }
+  const hints = r.annotations === undefined
+    ? undefined
+    : Object.entries(r.annotations as AnnotationMatch) as [keyof AnnotationMatch, boolean][];
   const sandboxed = r.sandboxed as boolean | undefined;
   const anyKind = byKind.tools === undefined && byKind.prompts === undefined &&
     byKind.resources === undefined;
@@ -210,26 +176,6 @@ export function compileRule(rule: unknown, key: string): CompiledRule {
       return true;
     },
   };
-}
-
-function annotationMatch(
-  value: unknown,
-  key: string,
-): [keyof AnnotationMatch, boolean][] | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TypeError(`option "${key}" must be an object of hint booleans`);
-  }
-  const entries = Object.entries(value as Record<string, unknown>);
-  for (const [hint, wanted] of entries) {
-    if (!HINTS.has(hint) || typeof wanted !== "boolean") {
-      throw new TypeError(
-        `option "${key}" takes boolean readOnlyHint, destructiveHint, idempotentHint and ` +
-          `openWorldHint (got "${hint}")`,
-      );
-    }
-  }
-  return entries as [keyof AnnotationMatch, boolean][];
 }
 
 /**
@@ -275,13 +221,6 @@ export function decide(
 }
 
 const MATCHERS = ["tools", "prompts", "resources", "annotations", "servers", "principals"];
-
-/** `policy rule 2 ("careful")` for the key `policy.rules[1]`: rules counted from 1. */
-function ruleLabel(key: string, name: unknown): string {
-  const index = /\[(\d+)\]$/.exec(key);
-  const label = index ? `policy rule ${Number(index[1]) + 1}` : key;
-  return typeof name === "string" ? `${label} ("${name}")` : label;
-}
 
 /**
  * What may be wrong with rules that are valid: a rule without a matcher (it matches every

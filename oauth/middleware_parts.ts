@@ -12,6 +12,8 @@ import { createSecrets, type Secrets } from "../protocol/secrets.ts";
 import type { TokenObserver } from "../protocol/token_events.ts";
 import type { Grant } from "./_engine_types.ts";
 
+export type { Grant } from "./_engine_types.ts";
+
 /** The secrets and token observers of one middleware. */
 export interface MiddlewareParts {
   /** Every credential the middleware holds or sends (its errors and a transport's omit them). */
@@ -43,8 +45,21 @@ export function middlewareParts(grant: Grant): MiddlewareParts {
   return { secrets, observers: new Set() };
 }
 
-/** The credentials a grant is configured with: client secrets, a private key, an assertion. */
-function configuredSecrets(grant: Grant): (string | undefined)[] {
+/**
+ * The credentials a grant is configured with: client secrets, a private key, an assertion.
+ *
+ * @example
+ * ```ts
+ * import { configuredSecrets } from "./middleware_parts.ts";
+ *
+ * const secrets = configuredSecrets({
+ *   kind: "client_credentials",
+ *   options: { clientId: "svc", clientSecret: "s3cret-value" },
+ * });
+ * if (!secrets.includes("s3cret-value")) throw new Error("unexpected");
+ * ```
+ */
+export function configuredSecrets(grant: Grant): (string | undefined)[] {
   if (grant.kind === "authorization_code") return [grant.options.client?.clientSecret];
   const { clientSecret, privateKey, assertion } = grant.options;
   const out = [clientSecret, typeof assertion === "string" ? assertion : undefined];

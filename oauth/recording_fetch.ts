@@ -10,6 +10,9 @@
 import { isCredentialName } from "../protocol/credential_names.ts";
 import type { FetchLike } from "../protocol/fetch_like.ts";
 import type { Secrets } from "../protocol/secrets.ts";
+import { recordHeader } from "./record_header.ts";
+
+export { recordHeader } from "./record_header.ts";
 
 /** Form fields of OAuth requests whose values are credentials. */
 const CREDENTIAL_FIELDS = [
@@ -26,42 +29,6 @@ const CREDENTIAL_FIELDS = [
   "device_code",
   "password",
 ];
-
-/**
- * Remembers the credential in one header value: the credentials of an `Authorization`
- * (and, for `Basic`, the decoded secret), each cookie value, or the whole value.
- *
- * @param secrets Where to remember it.
- * @param name The header name.
- * @param value Its value.
- * @param pinned Whether it is configured (kept longer).
- */
-export function recordHeader(secrets: Secrets, name: string, value: string, pinned = false): void {
-  const lower = name.toLowerCase();
-  if (lower === "authorization" || lower === "proxy-authorization") {
-    const space = value.indexOf(" ");
-    const credentials = space < 0 ? value : value.slice(space + 1).trim();
-    secrets.add(credentials, pinned);
-    if (/^basic$/i.test(value.slice(0, space))) {
-      try {
-        const pair = atob(credentials);
-        const colon = pair.indexOf(":");
-        secrets.add(pair, pinned);
-        secrets.add(decodeURIComponent(pair.slice(colon + 1)), pinned);
-      } catch {
-        // not base64 (or not percent-encoded): the encoded form is remembered
-      }
-    }
-    return;
-  }
-  if (lower === "cookie") {
-    for (const part of value.split(";")) {
-      secrets.add(part.slice(part.indexOf("=") + 1).trim(), pinned);
-    }
-    return;
-  }
-  secrets.add(value, pinned);
-}
 
 function recordHeaders(secrets: Secrets, headers: HeadersInit | undefined): boolean {
   let form = false;

@@ -7,46 +7,9 @@
  * @module
  */
 
-import { recordHeader } from "../oauth/recording_fetch.ts";
 import { isCredentialName } from "../protocol/credential_names.ts";
-import { createSecrets, type Secrets, secretsOf } from "../protocol/secrets.ts";
+import { createSecrets, type Secrets } from "../protocol/secrets.ts";
 import type { HttpProbeResult, TransportLink, TransportSink } from "./transport.ts";
-
-/** A transport's {@linkcode Secrets}, with what sets them up. */
-export interface TransportSecrets extends Secrets {
-  /** Remembers the configured bearer token of an `auth` value (other forms bring their own). */
-  pin(auth: unknown): void;
-  /** Includes the secrets a `fetch` holds (an OAuth middleware's, whose tokens it attaches). */
-  includeFetch(fetch: unknown): void;
-}
-
-/**
- * The secrets of a Streamable HTTP transport: its credential headers, and those of a
- * `fetch` that holds its own.
- *
- * @param headers The static headers (names in lower case).
- * @param fetch The transport's `fetch` option.
- * @returns The secrets.
- */
-export function transportSecrets(
-  headers: Record<string, string>,
-  fetch: unknown,
-): TransportSecrets {
-  const secrets = createSecrets() as TransportSecrets;
-  for (const name in headers) {
-    if (isCredentialName(name)) recordHeader(secrets, name, headers[name], true);
-  }
-  secrets.pin = (auth) => {
-    const bearer = (auth as { bearer?: unknown } | undefined)?.bearer;
-    if (typeof bearer === "string") secrets.add(bearer, true);
-  };
-  secrets.includeFetch = (f) => {
-    const own = secretsOf(f);
-    if (own !== undefined) secrets.include(own);
-  };
-  secrets.includeFetch(fetch);
-  return secrets;
-}
 
 /**
  * The credentials among the environment variables a server process is given: those whose

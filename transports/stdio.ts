@@ -21,7 +21,6 @@ import { envSecrets, guardSink } from "./_redact.ts";
 import { startLink } from "./_stdio_link.ts";
 import type { StdioLink, StdioStderr } from "./stdio_types.ts";
 import type { Transport, TransportSink } from "./transport.ts";
-import { stdioCacheTarget } from "./cache_target.ts";
 
 export type { StdioLink, StdioStderr } from "./stdio_types.ts";
 export type { Containment, SandboxOptions } from "../sandbox/profile.ts";
@@ -353,10 +352,12 @@ export function stdio(options: StdioOptions): StdioTransport {
       return latest?.stderrTail() ?? "";
     },
     containment: () => containment,
-    cacheTarget: (wants) =>
-      stdioCacheTarget({ command: settings.command, args, cwd: options.cwd }, {
-        env,
-        inheritEnv: settings.inheritEnv,
-      }, wants),
+    // What names the server for the cache loads when a cache first asks.
+    cacheTarget: async (wants) =>
+      (await import("./cache_target.ts")).stdioCacheTarget(
+        { command: settings.command, args, cwd: options.cwd },
+        { env, inheritEnv: settings.inheritEnv },
+        wants,
+      ),
   }, secrets);
 }

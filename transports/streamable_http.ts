@@ -11,27 +11,20 @@
  */
 
 import type { FetchLike } from "./_http.ts";
+import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { holdSecrets } from "../protocol/secrets.ts";
-import {
-  forwardTokens,
-  holdTokenObservers,
-  type TokenObserver,
-  tokenObserversOf,
-} from "../protocol/token_events.ts";
+import { forwardTokens, holdTokenObservers, type TokenObserver } from "../protocol/token_events.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import type { AuthStatus } from "../oauth/auth_status.ts";
-import { authorizedFetch, checkAuth, type HttpAuth, oauthOf } from "./_http_auth.ts";
-import type { LinkConfig } from "./_http_link.ts";
-import { recordingFetch } from "../oauth/recording_fetch.ts";
+import { checkAuth, type HttpAuth } from "./_http_auth_check.ts";
+import type { HttpCore, HttpShell } from "./_http_core.ts";
+import { transportSecrets } from "./_http_secrets.ts";
 import { endpoint, KEYS, MiB, positiveInteger, staticHeaders } from "./_http_options.ts";
-import { guardLink, guardSink, transportSecrets } from "./_redact.ts";
-import { toolHeaders } from "./_tool_headers.ts";
-import { httpCacheTarget } from "./cache_target.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 
 export type { FetchLike } from "./_http.ts";
-export type { HttpAuth } from "./_http_auth.ts";
+export type { HttpAuth } from "./_http_auth_check.ts";
 
 /**
  * Options for {@linkcode streamableHttp}.
@@ -234,34 +227,39 @@ export function streamableHttp(
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new TypeError("options.fetch must be a function");
   }
-  // Every credential the transport holds or sends is kept out of what the server writes.
+  // Every credential the transport holds or sends is kept out of what the server writes,
+  // from now on (what sends loads with the first link).
   const headers = staticHeaders(options.headers);
   const secrets = transportSecrets(headers, options.fetch);
   secrets.pin(auth);
-  const fetchFn: FetchLike = recordingFetch(
-    options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    secrets,
-  );
-  let current = authorizedFetch(auth, fetchFn);
-  secrets.includeFetch(current.fetch);
-  // Whoever follows the transport's token fetches hears its middleware's, whichever it is.
   const observers = new Set<TokenObserver>();
-  const forward = forwardTokens(observers);
-  tokenObserversOf(options.fetch)?.add(forward);
-  tokenObserversOf(current.fetch)?.add(forward);
-  const config: LinkConfig = {
+  const shell: HttpShell = {
     url: target,
-    fetch: (input, init) => current.fetch(input, init),
     headers,
+    customFetch: options.fetch,
+    secrets,
+    forward: forwardTokens(observers),
     auth: () => auth,
-    tools: toolHeaders(),
-    maxResponseBytes: positiveInteger(options.maxResponseBytes, "maxResponseBytes", 16 * MiB),
-    maxEventBytes: positiveInteger(options.maxEventBytes, "maxEventBytes", 4 * MiB),
-    maxRedirects: positiveInteger(options.maxRedirects, "maxRedirects", 5, 0),
-    reconnectDelay: positiveInteger(options.reconnectDelay, "reconnectDelay", 1000, 0),
-    maxReconnects: positiveInteger(options.maxReconnects, "maxReconnects", 5, 0),
-    closeTimeout: positiveInteger(options.closeTimeout, "closeTimeout", 2000),
+    credentialId: () => credentialId,
+    limits: {
+      maxResponseBytes: positiveInteger(options.maxResponseBytes, "maxResponseBytes", 16 * MiB),
+      maxEventBytes: positiveInteger(options.maxEventBytes, "maxEventBytes", 4 * MiB),
+      maxRedirects: positiveInteger(options.maxRedirects, "maxRedirects", 5, 0),
+      reconnectDelay: positiveInteger(options.reconnectDelay, "reconnectDelay", 1000, 0),
+      maxReconnects: positiveInteger(options.maxReconnects, "maxReconnects", 5, 0),
+      closeTimeout: positiveInteger(options.closeTimeout, "closeTimeout", 2000),
+    },
   };
+  let core: HttpCore | undefined;
+  let loading: Promise<HttpCore> | undefined;
+  const load = (): Promise<HttpCore> =>
+    loading ??= import("./_http_core.ts").then(({ httpCore }) => core ??= httpCore(shell));
+  const oauthForm = () => oauthOptions(auth) !== undefined;
+  const notOAuth = () =>
+    new McpError("The transport's credentials are not an OAuth form", {
+      kind: "auth",
+      reason: "oauth_not_configured",
+    });
   const transport: StreamableHttpTransport = holdSecrets({
     kind: "http",
     get url(): URL {
@@ -271,18 +269,17 @@ export function streamableHttp(
       return credentialId;
     },
     get profile(): string | undefined {
-      return current.oauth?.profile;
+      return oauthOptions(auth)?.profile;
     },
     authStatus(): AuthStatus {
-      if (current.oauth !== undefined) return current.oauth.authStatus();
-      return { state: auth === undefined ? "none" : "ok" };
+      const oauth = core?.oauth();
+      if (oauth !== undefined) return oauth.authStatus();
+      // Before its middleware loads, an OAuth form has no tokens yet.
+      return { state: auth === undefined || oauthForm() ? "none" : "ok" };
     },
-    login(loginOptions?: { signal?: AbortSignal }): Promise<void> {
-      try {
-        return oauthOf(current).login(loginOptions);
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    async login(loginOptions?: { signal?: AbortSignal }): Promise<void> {
+      if (!oauthForm()) throw notOAuth();
+      await (await load()).oauth()!.login(loginOptions);
     },
     get authTimeout(): number | undefined {
       return typeof auth === "object" && auth !== null && "oauth" in auth
@@ -295,37 +292,45 @@ export function streamableHttp(
       if (setOptions.credentialId !== undefined && typeof setOptions.credentialId !== "string") {
         throw new TypeError("options.credentialId must be a string");
       }
-      auth = checked;
-      secrets.pin(checked);
-      current = authorizedFetch(checked, fetchFn, current);
-      secrets.includeFetch(current.fetch);
-      tokenObserversOf(current.fetch)?.add(forward);
+      // As the core does once loaded: new OAuth credentials without a token store keep the
+      // store the previous OAuth ones used.
+      auth = core === undefined ? keepStore(checked, auth) : checked;
+      secrets.pin(auth);
+      core?.setAuth(auth);
       credentialId = setOptions.credentialId;
     },
     authorized(): void {
-      oauthOf(current).authorized();
+      if (!oauthForm()) throw notOAuth();
+      // Before its middleware loads, no login waits to be woken.
+      core?.oauth()?.authorized();
     },
-    handleCallback(callback: string | URL): Promise<void> {
-      try {
-        return oauthOf(current).handleCallback(callback);
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    async handleCallback(callback: string | URL): Promise<void> {
+      if (!oauthForm()) throw notOAuth();
+      await (await load()).oauth()!.handleCallback(callback);
     },
     async open(sink: TransportSink): Promise<TransportLink> {
-      // The link (requests, answers, event streams) loads when the transport first opens: a
-      // client of another transport never loads it.
-      const { openLink } = await import("./_http_link.ts");
-      return guardLink(openLink(config, guardSink(sink, secrets)), secrets);
+      // The link (requests, answers, event streams, the OAuth middleware) loads when the
+      // transport first opens: a client of another transport never loads it.
+      return (await load()).open(sink);
     },
-    cacheTarget: (wants) =>
-      httpCacheTarget(target, {
-        credentialId,
-        auth,
-        headers,
-        customFetch: options.fetch,
-        sending: current.fetch,
-      }, wants),
+    cacheTarget: async (wants) => (await load()).cacheTarget(wants),
   }, secrets);
   return holdTokenObservers(transport, observers);
+}
+
+/** The options of an OAuth form of `auth` (a user's login or client credentials). */
+function oauthOptions(auth: HttpAuth): { profile?: string; store?: unknown } | undefined {
+  if (typeof auth !== "object" || auth === null) return undefined;
+  if ("oauth" in auth) return auth.oauth;
+  if ("clientCredentials" in auth) return auth.clientCredentials;
+  return undefined;
+}
+
+/** `next`, given the token store of `previous` when both are OAuth forms and `next` has none. */
+function keepStore(next: HttpAuth, previous: HttpAuth): HttpAuth {
+  const store = oauthOptions(previous)?.store;
+  const options = oauthOptions(next);
+  if (store === undefined || options === undefined || options.store !== undefined) return next;
+  const form = "oauth" in next! ? "oauth" : "clientCredentials";
+  return { [form]: { ...options, store } } as HttpAuth;
 }

@@ -155,9 +155,14 @@ test("load graph: OAuth libraries, the SSE parser, OpenTelemetry, the schema val
     const eager = walkGraph(entry, { eager: true });
     const loaded = lazy.filter((name) => eager.external.has(name));
     assertEquals(loaded, [], `${entry} loads ${loaded.join(", ")} at once`);
-    // The HTTP transport builds the OAuth middleware's shell for `auth: { oauth }` at once;
-    // the middleware itself loads with the first request, login or callback.
-    assert(eager.modules.has("oauth/lazy_middleware.ts"), `${entry} has the middleware's shell`);
+    // The HTTP transport's shell checks its options (`auth` too) at once; its core, with the
+    // OAuth middleware's shell, loads when it first opens, the middleware itself with the
+    // first request, login or callback.
+    assert(eager.modules.has("transports/_http_auth_check.ts"), `${entry} has the auth check`);
+    for (const path of ["transports/_http_core.ts", "oauth/lazy_middleware.ts"]) {
+      assert(!eager.modules.has(path), `${entry} loads ${path} at once`);
+      assert(walkGraph(entry).modules.has(path), `${entry} reaches ${path} on first use`);
+    }
     assert(!eager.modules.has("oauth/middleware.ts"), `${entry} loads the OAuth middleware`);
     assert(eager.modules.has("tracing/lazy.ts"), `${entry} still has the tracing hooks`);
     assert(!eager.modules.has("tracing/tracing.ts"), `${entry} loads the tracing at once`);

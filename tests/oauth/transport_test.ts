@@ -164,6 +164,28 @@ test("oauth transport: setAuth keeps the token store when the new OAuth form nam
   );
 });
 
+test("oauth transport: setAuth before the first open keeps the token store too", async () => {
+  await using upstream = await startHttpFixture();
+  await using as = await startOAuthFixture({}, { upstream: upstream.url });
+  const store = memoryTokenStore();
+  let logins = 0;
+  const oauth = {
+    redirectUri: REDIRECT,
+    onAuthorizationUrl: (url: URL) => {
+      logins++;
+      return follow(url);
+    },
+  };
+  // The transport's core (and its middleware) loads with the first open, after this setAuth.
+  const transport = streamableHttp(as.url, { auth: { oauth: { ...oauth, store } } });
+  transport.setAuth({ oauth });
+  await using client = await connectClient({ transport, reconnect });
+  await client.callTool("echo", { message: "a" });
+  assertEquals(logins, 1);
+  const key = { principal: "default", issuer: as.issuer(), resource: as.url.href };
+  assert(await store.getTokens(key) !== undefined, "the tokens are in the kept store");
+});
+
 test("oauth transport: handleCallback() on the transport completes a waiting login", async () => {
   await using upstream = await startHttpFixture();
   await using as = await startOAuthFixture({}, { upstream: upstream.url });

@@ -1,0 +1,79 @@
+/**
+ * Private: the `auth` forms of the Streamable HTTP transport and their synchronous check (a
+ * misuse throws when the transport is made; what runs the forms loads when it first opens,
+ * in `_http_auth.ts`). Nothing here puts a token in an error.
+ *
+ * @module
+ */
+
+import { checkKeys } from "../protocol/option_keys.ts";
+import type { ClientCredentialsOptions, OAuthOptions } from "../oauth/options.ts";
+import { checkClientCredentialsOptions, checkOAuthOptions } from "../oauth/options_check.ts";
+
+/**
+ * The credentials of a Streamable HTTP transport:
+ *
+ * - `undefined`: none;
+ * - `{ bearer }`: a fixed token, sent as `Authorization: Bearer <token>`;
+ * - a function asked for the token before every request (so it can refresh it);
+ * - `{ oauth }`: OAuth 2.1 for a user (authorization code + PKCE, refresh, step-up), run
+ *   when the server answers 401 (see `OAuthOptions`);
+ * - `{ clientCredentials }`: OAuth for a client acting for itself (`client_credentials`
+ *   with a secret or `private_key_jwt`, or the JWT bearer grant).
+ *
+ * @example The forms
+ * ```ts
+ * import type { HttpAuth } from "./streamable_http.ts";
+ *
+ * const forms: HttpAuth[] = [
+ *   undefined,
+ *   { bearer: "token" },
+ *   () => Promise.resolve("token"),
+ *   { oauth: { redirectUri: "http://127.0.0.1:8765/callback", onAuthorizationUrl: (url) => console.log(`${url}`) } },
+ *   { clientCredentials: { clientId: "svc", clientSecret: "s3cret" } },
+ * ];
+ * if (forms.length !== 5) throw new Error("unexpected");
+ * ```
+ */
+export type HttpAuth =
+  | undefined
+  | { bearer: string }
+  | (() => string | Promise<string>)
+  | { oauth: OAuthOptions }
+  | { clientCredentials: ClientCredentialsOptions };
+
+const FORMS =
+  "undefined, { bearer: string }, a function, { oauth: {…} } or { clientCredentials: {…} }";
+
+/** Checks an `auth` value; throws `TypeError` naming `key` when it is not a valid form. */
+export function checkAuth(auth: unknown, key: string): HttpAuth {
+  if (auth === undefined || typeof auth === "function") return auth as HttpAuth;
+  if (typeof auth === "object" && auth !== null && !Array.isArray(auth)) {
+    checkKeys(auth, ["bearer", "oauth", "clientCredentials"], key);
+    const keys = Object.keys(auth);
+    if (keys.length !== 1) throw new TypeError(`${key} must be one of ${FORMS}`);
+    const form = auth as Record<string, unknown>;
+    switch (keys[0]) {
+      case "bearer":
+        if (typeof form.bearer === "string" && validToken(form.bearer)) {
+          return { bearer: form.bearer };
+        }
+        throw new TypeError(`${key}.bearer must be a non-empty token without spaces or controls`);
+      case "oauth":
+        return { oauth: checkOAuthOptions(form.oauth, `${key}.oauth`) };
+      case "clientCredentials":
+        return {
+          clientCredentials: checkClientCredentialsOptions(
+            form.clientCredentials,
+            `${key}.clientCredentials`,
+          ),
+        };
+    }
+  }
+  throw new TypeError(`${key} must be one of ${FORMS}`);
+}
+
+/** Whether `token` can be sent in an `Authorization` header: printable, no spaces. */
+export function validToken(token: string): boolean {
+  return token.length > 0 && /^[\x21-\x7e]+$/.test(token);
+}
