@@ -10,12 +10,7 @@
  *   token's digest, else (no `auth`) the static headers' digest. An `auth` function or a
  *   custom `fetch` (it may add credentials of its own) without `credentialId` has no known
  *   identity. The static headers are part of every identity.
- * - stdio: the server is the command line, the working directory, the `env` given and the
- *   `inheritEnv` choice (they change what a server returns); the identity is that `env` and
- *   that choice (where a stdio server's credentials are), with the command line. Both are
- *   halves of one digest, made once per server (a hub keys dozens of servers before its
- *   first search). A server that inherits the whole environment has no known identity:
- *   whatever credentials sit in it are unseen.
+ * - stdio: `_stdio_target.ts`.
  * - Both also name the endpoint alone (`endpoint`: the URL's origin and path, or the command,
  *   its arguments and working directory), which governance keys pins and grants by. A caller
  *   that keys by the server and the identity only (the hub's stored catalogues) asks with
@@ -27,13 +22,7 @@
  * @module
  */
 
-import {
-  type CacheTarget,
-  type CacheTargetWants,
-  canonicalJson,
-  digest,
-  digestHalves,
-} from "../cache/digest.ts";
+import { type CacheTarget, type CacheTargetWants, canonicalJson, digest } from "../cache/digest.ts";
 import { identityOf } from "../oauth/identity.ts";
 import type { HttpAuth } from "./_http_auth.ts";
 
@@ -106,28 +95,4 @@ function httpIdentity(
     return { identity: digest(canonicalJson(["bearer", auth.bearer, base])) };
   }
   return { identity: NO_DIGEST };
-}
-
-/**
- * The target of a stdio transport.
- *
- * @param command The command, its arguments and working directory.
- * @param env The variables given to the server, and the inheritance choice (`"all"`: no
- *   known identity).
- * @param wants What the caller needs (`{ endpoint: false }`: no endpoint digest).
- * @returns The target.
- */
-export async function stdioCacheTarget(
-  command: { command: string; args: readonly string[]; cwd?: string },
-  env: { env?: Record<string, string>; inheritEnv: unknown },
-  wants: CacheTargetWants = {},
-): Promise<CacheTarget> {
-  const line = ["stdio", command.command, command.args, command.cwd ?? null];
-  const [[server, identity], endpoint] = await Promise.all([
-    digestHalves(canonicalJson([...line, env.env ?? {}, env.inheritEnv ?? null])),
-    wants.endpoint === false ? NO_DIGEST : digest(canonicalJson(line)),
-  ]);
-  const target: CacheTarget = { server, identity: env.inheritEnv === "all" ? undefined : identity };
-  if (endpoint !== undefined) target.endpoint = endpoint;
-  return target;
 }

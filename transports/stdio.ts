@@ -354,7 +354,7 @@ export function stdio(options: StdioOptions): StdioTransport {
     containment: () => containment,
     // What names the server for the cache loads when a cache first asks.
     cacheTarget: async (wants) =>
-      (await import("./cache_target.ts")).stdioCacheTarget(
+      (await import("./_stdio_target.ts")).stdioCacheTarget(
         { command: settings.command, args, cwd: options.cwd },
         { env, inheritEnv: settings.inheritEnv },
         wants,

@@ -14,10 +14,10 @@ const STATIC_BUDGET = { "mod.ts": 111, "http.ts": 91 };
  * each entry (recorded under Bun, dynamic imports that ran included; `http.ts` is given the
  * stdio transport as a transport target).
  */
-const LOADED_BUDGET = { "mod.ts": 114, "http.ts": 113 };
+const LOADED_BUDGET = { "mod.ts": 113, "http.ts": 112 };
 
 /** What a plain `http.ts` connect + call may ship at start, minified and gzipped, in bytes. */
-const BUNDLE_BUDGET = { start: 118_500, gzip: 45_300 };
+const BUNDLE_BUDGET = { start: 118_900, gzip: 45_400 };
 
 /**
  * The layers a plain client loads only on first use, by the option or method that needs
