@@ -20,6 +20,7 @@ if (imports === "preloaded") {
     import("../hub/_find.ts"),
     import("../hub/_stored.ts"),
     import("../hub/search.ts"),
+    import("../transports/_stdio_target.ts"),
   ]);
 }
 const starts = () => readFileSync(startsFile, "utf8").split("\n").filter((l) => l).length;

@@ -31,8 +31,8 @@ export type Finder = (
   limit: number,
 ) => Promise<ToolMatch[]>;
 
-/** The stored index's format (4: {@linkcode IndexData} 3, named as below). */
-const FORMAT = 4;
+/** The stored index's format (5: {@linkcode IndexData} 3, named as below). */
+const FORMAT = 5;
 
 /**
  * The digest naming what an index is built from: each tool's server, own name and
@@ -52,18 +52,14 @@ export function indexDigest(
   entries: readonly IndexedTool[],
   printOf: (tool: Tool) => string | undefined = () => undefined,
 ): Promise<string> {
-  const servers = new Map<string | undefined, string>();
+  // Each name with its length before it, so no two catalogues write the same text.
+  const named = (name: string | undefined) => name === undefined ? "-" : `${name.length}:${name}`;
   let text = JSON.stringify([FORMAT, TERMS_VERSION, SETTINGS]);
   for (const { tool, server, original } of entries) {
-    let head = servers.get(server);
-    if (head === undefined) servers.set(server, head = JSON.stringify(server ?? null));
     const print = printOf(tool);
-    const own = JSON.stringify(original ?? tool.name);
-    text += print !== undefined
-      ? `\n${head}${own}${print}`
-      : `\n${head}${own}${
-        JSON.stringify([tool.title ?? null, tool.description ?? null, tool.inputSchema])
-      }`;
+    text += `\n${named(server)}${named(original ?? tool.name)}${
+      print ?? JSON.stringify([tool.title ?? null, tool.description ?? null, tool.inputSchema])
+    }`;
   }
   return digest(text);
 }

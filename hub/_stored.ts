@@ -50,10 +50,20 @@ export const MAX_STORED_BYTES = 16 * 1024 * 1024;
 const MAX_NAME = 256;
 const MAX_TEXT = 65_536;
 const FINGERPRINT = /^[0-9a-f]{64}$/;
-const CONTROL = /\p{Cc}/u;
+/** Whether a text holds a control character (Unicode's Cc: C0, DEL and C1). */
+const hasControl = (text: string) => {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
+/** A description or title: none (`null` is what some servers send for none), or short text. */
+const isText = (value: unknown) =>
+  value == null || (typeof value === "string" && value.length <= MAX_TEXT);
 
 /**
  * Checks a value read from the store.
@@ -85,23 +95,21 @@ export function checkStored(
   }
   if (!bounded && holdsMore(value, MAX_STORED_BYTES)) return `more than ${MAX_STORED_BYTES} bytes`;
   const names = new Set<string>();
-  for (const [i, tool] of tools.entries()) {
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i];
     if (!isRecord(tool)) return `tool ${i}: not an object`;
     const { name, description, title, inputSchema } = tool;
     if (
-      typeof name !== "string" || name === "" || name.length > MAX_NAME || CONTROL.test(name)
+      typeof name !== "string" || name === "" || name.length > MAX_NAME || hasControl(name)
     ) {
       return `tool ${i}: no valid name`;
     }
     if (names.has(name)) return `tool ${i}: a repeated name`;
     names.add(name);
     if (!isRecord(inputSchema)) return `tool ${i}: no input schema object`;
-    for (const [key, text] of [["description", description], ["title", title]] as const) {
-      // `null` is what some servers send for none.
-      if (text != null && (typeof text !== "string" || text.length > MAX_TEXT)) {
-        return `tool ${i}: no valid ${key}`;
-      }
-    }
+    // `null` is what some servers send for none.
+    if (!isText(description)) return `tool ${i}: no valid description`;
+    if (!isText(title)) return `tool ${i}: no valid title`;
     if (typeof fingerprints[i] !== "string" || !FINGERPRINT.test(fingerprints[i] as string)) {
       return `tool ${i}: no valid fingerprint`;
     }

@@ -141,6 +141,8 @@ test("stored catalogue: what a store holds is checked like a server's answer", (
     ["tool 0: not an object", { ...good, tools: [7] }],
     ["tool 0: no valid name", { ...good, tools: [{ name: "", inputSchema: {} }] }],
     ["tool 0: no valid name", { ...good, tools: [{ name: "a\u0000b", inputSchema: {} }] }],
+    ["tool 0: no valid name", { ...good, tools: [{ name: "a\u007fb", inputSchema: {} }] }],
+    ["tool 0: no valid name", { ...good, tools: [{ name: "a\u0085b", inputSchema: {} }] }],
     ["tool 0: no valid name", { ...good, tools: [{ name: "n".repeat(300), inputSchema: {} }] }],
     ["tool 0: no input schema object", { ...good, tools: [{ name: "a", inputSchema: [] }] }],
     [
@@ -167,6 +169,9 @@ test("stored catalogue: what a store holds is checked like a server's answer", (
   assertEquals(typeof checkStored(schema(nested), now), "object");
   const near = { type: "object", enum: Array.from({ length: 200 }, () => "x".repeat(60_000)) };
   assertEquals(typeof checkStored(schema(near), now), "object", "12 MB is within the bound");
+  // Letters of any script, and spaces, are names; only control characters are refused.
+  const named = { ...good, tools: [{ name: "météo ü 天气", inputSchema: {} }] };
+  assertEquals(typeof checkStored(named, now), "object");
 });
 
 test("stored catalogue: a store that bounds its values spares the measuring; one that does not is measured", async () => {
