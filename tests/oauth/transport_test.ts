@@ -133,31 +133,37 @@ for (const mode of ["dual", "legacy-only"] as const) {
   });
 }
 
-test("oauth transport: setAuth keeps the token store when the new OAuth form names none", async () => {
-  await using upstream = await startHttpFixture();
-  await using as = await startOAuthFixture({}, { upstream: upstream.url });
+/** An OAuth form that follows each login URL and counts the logins, with its token store. */
+function countedLogins() {
   const store = memoryTokenStore();
-  let logins = 0;
+  const counted = { logins: 0 };
   const oauth = {
     redirectUri: REDIRECT,
     onAuthorizationUrl: (url: URL) => {
-      logins++;
+      counted.logins++;
       return follow(url);
     },
   };
+  return { store, oauth, counted };
+}
+
+test("oauth transport: setAuth keeps the token store when the new OAuth form names none", async () => {
+  await using upstream = await startHttpFixture();
+  await using as = await startOAuthFixture({}, { upstream: upstream.url });
+  const { store, oauth, counted } = countedLogins();
   const transport = streamableHttp(as.url, { auth: { oauth: { ...oauth, store } } });
   await using client = await connectClient({ transport, reconnect });
   await client.callTool("echo", { message: "a" });
-  assertEquals(logins, 1);
+  assertEquals(counted.logins, 1);
   // The same principal on the kept store: no new login; another principal logs in.
   transport.setAuth({ oauth });
   await client.reconnect();
   await client.callTool("echo", { message: "b" });
-  assertEquals(logins, 1);
+  assertEquals(counted.logins, 1);
   transport.setAuth({ oauth: { ...oauth, principal: "bob" } });
   await client.reconnect();
   await client.callTool("echo", { message: "c" });
-  assertEquals(logins, 2);
+  assertEquals(counted.logins, 2);
   assert(
     await store.getTokens({ principal: "bob", issuer: as.issuer(), resource: as.url.href }) !==
       undefined,
@@ -167,21 +173,13 @@ test("oauth transport: setAuth keeps the token store when the new OAuth form nam
 test("oauth transport: setAuth before the first open keeps the token store too", async () => {
   await using upstream = await startHttpFixture();
   await using as = await startOAuthFixture({}, { upstream: upstream.url });
-  const store = memoryTokenStore();
-  let logins = 0;
-  const oauth = {
-    redirectUri: REDIRECT,
-    onAuthorizationUrl: (url: URL) => {
-      logins++;
-      return follow(url);
-    },
-  };
+  const { store, oauth, counted } = countedLogins();
   // The transport's core (and its middleware) loads with the first open, after this setAuth.
   const transport = streamableHttp(as.url, { auth: { oauth: { ...oauth, store } } });
   transport.setAuth({ oauth });
   await using client = await connectClient({ transport, reconnect });
   await client.callTool("echo", { message: "a" });
-  assertEquals(logins, 1);
+  assertEquals(counted.logins, 1);
   const key = { principal: "default", issuer: as.issuer(), resource: as.url.href };
   assert(await store.getTokens(key) !== undefined, "the tokens are in the kept store");
 });
