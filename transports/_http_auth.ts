@@ -10,7 +10,8 @@
 
 import { McpError } from "../protocol/errors.ts";
 import { lazyMiddleware, type LazyOAuthMiddleware } from "../oauth/lazy_middleware.ts";
-import { type HttpAuth, validToken } from "./_http_auth_check.ts";
+import { type HttpAuth, validToken, withStore } from "./_http_auth_check.ts";
+import type { ClientCredentialsOptions } from "../oauth/options.ts";
 import type { FetchLike } from "./_http.ts";
 
 export type { HttpAuth } from "./_http_auth_check.ts";
@@ -35,31 +36,15 @@ export function authorizedFetch(
 ): AuthorizedFetch {
   previous?.oauth?.abort();
   if (typeof auth !== "object" || auth === null || "bearer" in auth) return { fetch: base };
-  const store = previous?.oauth?.store;
+  const kept = withStore(auth, previous?.oauth?.store)!;
   // The middleware's shell: its code loads with the first request (or login, or callback).
-  const oauth = "oauth" in auth
-    ? lazyMiddleware({
-      kind: "authorization_code",
-      options: auth.oauth.store === undefined && store ? { ...auth.oauth, store } : auth.oauth,
-    })
+  const oauth = "oauth" in kept
+    ? lazyMiddleware({ kind: "authorization_code", options: kept.oauth })
     : lazyMiddleware({
       kind: "client_credentials",
-      options: auth.clientCredentials.store === undefined && store
-        ? { ...auth.clientCredentials, store }
-        : auth.clientCredentials,
+      options: (kept as { clientCredentials: ClientCredentialsOptions }).clientCredentials,
     });
   return { fetch: oauth(base), oauth, principal: oauth.principal };
-}
-
-/** The OAuth middleware of `current`, or kind `auth` reason `oauth_not_configured`. */
-export function oauthOf(current: AuthorizedFetch): LazyOAuthMiddleware {
-  if (current.oauth === undefined) {
-    throw new McpError("The transport's credentials are not an OAuth form", {
-      kind: "auth",
-      reason: "oauth_not_configured",
-    });
-  }
-  return current.oauth;
 }
 
 /**

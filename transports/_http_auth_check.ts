@@ -8,6 +8,7 @@
 
 import { checkKeys } from "../protocol/option_keys.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "../oauth/options.ts";
+import type { TokenStore } from "../oauth/store.ts";
 import { checkClientCredentialsOptions, checkOAuthOptions } from "../oauth/options_check.ts";
 
 /**
@@ -71,6 +72,28 @@ export function checkAuth(auth: unknown, key: string): HttpAuth {
     }
   }
   throw new TypeError(`${key} must be one of ${FORMS}`);
+}
+
+/** The options of an OAuth form of `auth` (a user's login or client credentials), else none. */
+export function oauthOptionsOf(
+  auth: HttpAuth,
+): OAuthOptions | ClientCredentialsOptions | undefined {
+  if (typeof auth !== "object" || auth === null) return undefined;
+  if ("oauth" in auth) return auth.oauth;
+  if ("clientCredentials" in auth) return auth.clientCredentials;
+  return undefined;
+}
+
+/**
+ * `auth`, given `store` when it is an OAuth form naming no token store: new OAuth credentials
+ * keep the store the previous ones used.
+ */
+export function withStore(auth: HttpAuth, store: TokenStore | undefined): HttpAuth {
+  const options = oauthOptionsOf(auth);
+  if (store === undefined || options === undefined || options.store !== undefined) return auth;
+  return "oauth" in auth!
+    ? { oauth: { ...auth.oauth, store } }
+    : { clientCredentials: { ...(options as ClientCredentialsOptions), store } };
 }
 
 /** Whether `token` can be sent in an `Authorization` header: printable, no spaces. */

@@ -17,7 +17,7 @@ import { holdSecrets } from "../protocol/secrets.ts";
 import { forwardTokens, holdTokenObservers, type TokenObserver } from "../protocol/token_events.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import type { AuthStatus } from "../oauth/auth_status.ts";
-import { checkAuth, type HttpAuth } from "./_http_auth_check.ts";
+import { checkAuth, type HttpAuth, oauthOptionsOf, withStore } from "./_http_auth_check.ts";
 import type { HttpCore, HttpShell } from "./_http_core.ts";
 import { transportSecrets } from "./_http_secrets.ts";
 import { endpoint, KEYS, MiB, positiveInteger, staticHeaders } from "./_http_options.ts";
@@ -254,7 +254,7 @@ export function streamableHttp(
   let loading: Promise<HttpCore> | undefined;
   const load = (): Promise<HttpCore> =>
     loading ??= import("./_http_core.ts").then(({ httpCore }) => core ??= httpCore(shell));
-  const oauthForm = () => oauthOptions(auth) !== undefined;
+  const oauthForm = () => oauthOptionsOf(auth) !== undefined;
   const notOAuth = () =>
     new McpError("The transport's credentials are not an OAuth form", {
       kind: "auth",
@@ -269,7 +269,7 @@ export function streamableHttp(
       return credentialId;
     },
     get profile(): string | undefined {
-      return oauthOptions(auth)?.profile;
+      return oauthOptionsOf(auth)?.profile;
     },
     authStatus(): AuthStatus {
       const oauth = core?.oauth();
@@ -294,7 +294,7 @@ export function streamableHttp(
       }
       // As the core does once loaded: new OAuth credentials without a token store keep the
       // store the previous OAuth ones used.
-      auth = core === undefined ? keepStore(checked, auth) : checked;
+      auth = core === undefined ? withStore(checked, oauthOptionsOf(auth)?.store) : checked;
       secrets.pin(auth);
       core?.setAuth(auth);
       credentialId = setOptions.credentialId;
@@ -316,21 +316,4 @@ export function streamableHttp(
     cacheTarget: async (wants) => (await load()).cacheTarget(wants),
   }, secrets);
   return holdTokenObservers(transport, observers);
-}
-
-/** The options of an OAuth form of `auth` (a user's login or client credentials). */
-function oauthOptions(auth: HttpAuth): { profile?: string; store?: unknown } | undefined {
-  if (typeof auth !== "object" || auth === null) return undefined;
-  if ("oauth" in auth) return auth.oauth;
-  if ("clientCredentials" in auth) return auth.clientCredentials;
-  return undefined;
-}
-
-/** `next`, given the token store of `previous` when both are OAuth forms and `next` has none. */
-function keepStore(next: HttpAuth, previous: HttpAuth): HttpAuth {
-  const store = oauthOptions(previous)?.store;
-  const options = oauthOptions(next);
-  if (store === undefined || options === undefined || options.store !== undefined) return next;
-  const form = "oauth" in next! ? "oauth" : "clientCredentials";
-  return { [form]: { ...options, store } } as HttpAuth;
 }
