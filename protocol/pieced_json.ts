@@ -406,23 +406,14 @@ function fill(root: unknown, strings: string[]): unknown {
   while (left > 0 && stack.length > 0) {
     const node = stack.pop();
     if (typeof node !== "object" || node === null) continue;
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
-        const item = node[i];
-        const string = placed(item, strings);
-        if (string !== undefined) {
-          node[i] = string;
-          left--;
-        } else if (typeof item === "object" && item !== null) stack.push(item);
-      }
-      continue;
-    }
-    const record = node as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const item = record[key];
+    // An array's places are its indices, an object's its keys.
+    const holder = node as Record<string | number, unknown>;
+    const keys: Iterable<string | number> = Array.isArray(node) ? node.keys() : Object.keys(node);
+    for (const key of keys) {
+      const item = holder[key];
       const string = placed(item, strings);
       if (string !== undefined) {
-        record[key] = string;
+        holder[key] = string;
         left--;
       } else if (typeof item === "object" && item !== null) stack.push(item);
     }
