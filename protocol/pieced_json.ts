@@ -23,6 +23,8 @@
  */
 
 import { decodeMessage, type DecodeResult } from "./jsonrpc.ts";
+import { Bytes, free } from "./_bytes_buffer.ts";
+import { fill } from "./_placeholders.ts";
 
 /** Reads one message from its chunks: from {@linkcode piecedReader}. */
 export interface PiecedReader {
@@ -73,18 +75,6 @@ const STREAM: TextDecodeOptions = { stream: true };
 /** Thrown inside the reader for a string that is not JSON. */
 class NotJson extends Error {}
 
-type Transfer = (this: ArrayBuffer, length: number) => ArrayBuffer;
-const transfer = (ArrayBuffer.prototype as { transfer?: Transfer }).transfer;
-
-/** Frees a buffer of our own at once, where the runtime can. */
-function free(buffer: ArrayBuffer): void {
-  try {
-    transfer?.call(buffer, 0);
-  } catch {
-    // Not detachable: the collector frees it.
-  }
-}
-
 /** Whether the bytes `from`..`end` end with an odd run of backslashes. */
 function oddRun(bytes: Uint8Array, from: number, end: number): boolean {
   let at = end;
@@ -102,24 +92,6 @@ function isBlank(text: string): boolean {
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0b && c !== 0x0c) return false;
   }
   return true;
-}
-
-/** The structure's bytes, in one growing buffer of our own. */
-class Bytes {
-  buffer = new Uint8Array(4096);
-  length = 0;
-
-  append(bytes: Uint8Array): void {
-    const needed = this.length + bytes.length;
-    if (needed > this.buffer.length) {
-      const grown = new Uint8Array(Math.max(needed, 2 * this.buffer.length));
-      grown.set(this.buffer.subarray(0, this.length));
-      free(this.buffer.buffer as ArrayBuffer);
-      this.buffer = grown;
-    }
-    this.buffer.set(bytes, this.length);
-    this.length = needed;
-  }
 }
 
 const encoder = new TextEncoder();
@@ -388,35 +360,4 @@ class Reader implements PiecedReader {
     // refused as such (`null` stands in for it).
     return decodeMessage(typeof value === "string" ? null : value);
   }
-}
-
-/** The long string a placeholder stands for, or `undefined` for any other value. */
-function placed(value: unknown, strings: string[]): string | undefined {
-  return typeof value === "string" && value.charCodeAt(0) === 0
-    ? strings[Number(value.slice(1))]
-    : undefined;
-}
-
-/** Puts the long strings back in place of their placeholders (without recursion). */
-function fill(root: unknown, strings: string[]): unknown {
-  const top = placed(root, strings);
-  if (top !== undefined) return top;
-  let left = strings.length;
-  const stack: unknown[] = [root];
-  while (left > 0 && stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== "object" || node === null) continue;
-    // An array's places are its indices, an object's its keys.
-    const holder = node as Record<string | number, unknown>;
-    const keys: Iterable<string | number> = Array.isArray(node) ? node.keys() : Object.keys(node);
-    for (const key of keys) {
-      const item = holder[key];
-      const string = placed(item, strings);
-      if (string !== undefined) {
-        holder[key] = string;
-        left--;
-      } else if (typeof item === "object" && item !== null) stack.push(item);
-    }
-  }
-  return root;
 }
