@@ -1,12 +1,13 @@
 /**
- * Private: the tool search's inverted index as data read back from a store: checked like
- * any stored value before a process searches with it instead of building it (`search.ts`
- * builds it, `_find.ts` stores it), and cut into parts a Deno KV value holds and joined
- * again ({@linkcode indexParts}, {@linkcode joinParts}). Each term's postings are kept as
- * text ({@linkcode postingText}): reading the index back parses strings, not thousands of
- * small arrays, and a search decodes and checks only the postings of the terms it looks up
- * ({@linkcode readPosting}); a malformed one then refuses the whole index
- * ({@linkcode StoredIndexError}), which is built again.
+ * Private: the tool search's inverted index as data. It is built from each tool's terms by
+ * field ({@linkcode buildPostings}: BM25F's weighted, length-normalised frequencies), and
+ * read back from a store: checked like any stored value before a process searches with it
+ * instead of building it (`search.ts` searches it, `_find.ts` stores it), and cut into parts
+ * a Deno KV value holds and joined again ({@linkcode indexParts}, {@linkcode joinParts}).
+ * Each term's postings are kept as text ({@linkcode postingText}): reading the index back
+ * parses strings, not thousands of small arrays, and a search decodes and checks only the
+ * postings of the terms it looks up ({@linkcode readPosting}); a malformed one then refuses
+ * the whole index ({@linkcode StoredIndexError}), which is built again.
  *
  * @module
  */
@@ -41,6 +42,76 @@ export interface IndexData {
    * back decodes (and checks) only the terms its searches look up.
    */
   postings: string[];
+}
+
+/** The fields of a tool the index reads, in the order of their terms. */
+export const FIELDS = ["name", "title", "description", "params", "paramText", "server"] as const;
+
+/** The ranking's settings. */
+export interface Settings {
+  /** BM25's saturation. */
+  k1: number;
+  /** Each field's weight, in {@linkcode FIELDS} order. */
+  weights: readonly number[];
+  /** Each field's length normalisation (BM25's `b`), in {@linkcode FIELDS} order. */
+  b: readonly number[];
+}
+
+/** The index built from the tools: each term's postings as numbers. */
+export interface Built {
+  n: number;
+  terms: string[];
+  lists: Posting[];
+}
+
+/**
+ * Builds the index data from each tool's terms by field.
+ *
+ * @param fields For each tool, for each field (in {@linkcode FIELDS} order), its terms.
+ * @param settings The weights and `b`s.
+ * @returns The data.
+ */
+export function buildPostings(
+  fields: readonly (readonly (readonly string[])[])[],
+  settings: Settings,
+): Built {
+  const n = fields.length;
+  const averages = FIELDS.map((_, f) => {
+    let sum = 0;
+    for (const doc of fields) sum += doc[f].length;
+    return sum / (n || 1);
+  });
+  // One pass: a doc's repeats of a term add to its last posting.
+  const postings = new Map<string, { docs: number[]; tfs: number[] }>();
+  for (let i = 0; i < n; i++) {
+    const doc = fields[i];
+    for (let f = 0; f < FIELDS.length; f++) {
+      const terms = doc[f];
+      const b = settings.b[f];
+      const norm = 1 - b + b * (averages[f] === 0 ? 0 : terms.length / averages[f]);
+      const weight = settings.weights[f] / norm;
+      for (const term of terms) {
+        let list = postings.get(term);
+        if (list === undefined) postings.set(term, list = { docs: [], tfs: [] });
+        const last = list.docs.length - 1;
+        if (last >= 0 && list.docs[last] === i) list.tfs[last] += weight;
+        else {
+          list.docs.push(i);
+          list.tfs.push(weight);
+        }
+      }
+    }
+  }
+  const terms = [...postings.keys()].sort();
+  return {
+    n,
+    terms,
+    lists: terms.map((term) => {
+      const { docs, tfs } = postings.get(term)!;
+      // Four significant digits: a stored index stays small, and ranks as the built one.
+      return { docs, tfs: tfs.map((tf) => Number(tf.toPrecision(4))) };
+    }),
+  };
 }
 
 /** One term's postings: the tools (by position, ascending) and the term's weight in each. */

@@ -23,9 +23,18 @@
 import type { Tool } from "../client/types.ts";
 import { terms, toolTerms } from "./_terms.ts";
 import { createLookups, lowerBound, toolNames } from "./_lookups.ts";
-import { type IndexData, type Posting, postingText, readPosting } from "./_postings.ts";
+import {
+  buildPostings,
+  FIELDS,
+  type IndexData,
+  type Posting,
+  postingText,
+  readPosting,
+  type Settings,
+} from "./_postings.ts";
 
-export type { IndexData };
+export type { IndexData, Settings };
+export { FIELDS };
 
 /** One match of a search. */
 export interface ToolMatch {
@@ -70,19 +79,6 @@ export interface IndexOptions {
   data?: IndexData;
 }
 
-/** The fields of a tool the index reads, in the order of their terms. */
-export const FIELDS = ["name", "title", "description", "params", "paramText", "server"] as const;
-
-/** The ranking's settings. */
-export interface Settings {
-  /** BM25's saturation. */
-  k1: number;
-  /** Each field's weight, in {@linkcode FIELDS} order. */
-  weights: readonly number[];
-  /** Each field's length normalisation (BM25's `b`), in {@linkcode FIELDS} order. */
-  b: readonly number[];
-}
-
 /**
  * The settings the hub ranks with: BM25's textbook saturation (k1 1.2) and length
  * normalisation (b 0.75, every field), and a name worth three descriptions (as the plain
@@ -94,63 +90,6 @@ export const SETTINGS: Settings = Object.freeze({
   weights: Object.freeze([3, 2, 1, 1, 0.5, 1]),
   b: Object.freeze([0.75, 0.75, 0.75, 0.75, 0.75, 0.75]),
 });
-
-/** The index built from the tools: each term's postings as numbers. */
-interface Built {
-  n: number;
-  terms: string[];
-  lists: Posting[];
-}
-
-/**
- * Builds the index data from each tool's terms by field.
- *
- * @param fields For each tool, for each field (in {@linkcode FIELDS} order), its terms.
- * @param settings The weights and `b`s.
- * @returns The data.
- */
-function buildPostings(
-  fields: readonly (readonly (readonly string[])[])[],
-  settings: Settings,
-): Built {
-  const n = fields.length;
-  const averages = FIELDS.map((_, f) => {
-    let sum = 0;
-    for (const doc of fields) sum += doc[f].length;
-    return sum / (n || 1);
-  });
-  // One pass: a doc's repeats of a term add to its last posting.
-  const postings = new Map<string, { docs: number[]; tfs: number[] }>();
-  for (let i = 0; i < n; i++) {
-    const doc = fields[i];
-    for (let f = 0; f < FIELDS.length; f++) {
-      const terms = doc[f];
-      const b = settings.b[f];
-      const norm = 1 - b + b * (averages[f] === 0 ? 0 : terms.length / averages[f]);
-      const weight = settings.weights[f] / norm;
-      for (const term of terms) {
-        let list = postings.get(term);
-        if (list === undefined) postings.set(term, list = { docs: [], tfs: [] });
-        const last = list.docs.length - 1;
-        if (last >= 0 && list.docs[last] === i) list.tfs[last] += weight;
-        else {
-          list.docs.push(i);
-          list.tfs.push(weight);
-        }
-      }
-    }
-  }
-  const terms = [...postings.keys()].sort();
-  return {
-    n,
-    terms,
-    lists: terms.map((term) => {
-      const { docs, tfs } = postings.get(term)!;
-      // Four significant digits: a stored index stays small, and ranks as the built one.
-      return { docs, tfs: tfs.map((tf) => Number(tf.toPrecision(4))) };
-    }),
-  };
-}
 
 /** A partial word's share of a whole word's score, and the shortest part that counts. */
 const PARTIAL = 0.5;
