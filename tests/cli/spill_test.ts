@@ -12,6 +12,25 @@ const SERVER = scriptCommand(
 const STDIO = ["--", SERVER.command, ...SERVER.args];
 const LOG = Array.from({ length: 800 }, (_, i) => `log line ${i}: all well`).join("\n");
 
+/**
+ * Reads a kept result whole with `read-result … --json` (through `server`) and checks it is
+ * `expected`, exactly.
+ */
+async function readsWhole(
+  args: string[],
+  server: string[],
+  configDir: string,
+  expected: string,
+) {
+  const read = await runCli(["read-result", ...args, "--length", "1000000", "--json", ...server], {
+    configDir,
+  });
+  assertEquals(read.code, 0, read.stderr);
+  const page = JSON.parse(read.stdout);
+  assert(page.text === expected, "read back exactly");
+  assertEquals([page.offset, page.total, page.nextOffset], [0, expected.length, null]);
+}
+
 test("cli spill: call --max-chars prints the handle, read-result reads the rest in another run", async () => {
   const config = tempConfig();
   try {
@@ -27,14 +46,7 @@ test("cli spill: call --max-chars prints the handle, read-result reads the rest 
     assert(shown.startsWith("log line 0: all well\n"), shown.slice(0, 80));
     assertStringIncludes(shown, `read_result {"handle":"${match[1]}"`);
 
-    const read = await runCli(
-      ["read-result", match[1], "--length", "1000000", "--json", ...STDIO],
-      { configDir: config.dir },
-    );
-    assertEquals(read.code, 0, read.stderr);
-    const page = JSON.parse(read.stdout);
-    assert(page.text === LOG, "read back exactly");
-    assertEquals([page.offset, page.total, page.nextOffset], [0, LOG.length, null]);
+    await readsWhole([match[1]], STDIO, config.dir, LOG);
 
     const paged = await runCli(
       ["read-result", match[1], "--offset", "100", "--length", "50", ...STDIO],
@@ -91,23 +103,8 @@ test(
       assertStringIncludes(call.stdout, `read_result {"handle":"${handle}","media":0}`);
       assert(!call.stdout.includes(data.slice(0, 40)), call.stdout);
 
-      const read = await runCli(
-        [
-          "read-result",
-          handle,
-          "--media",
-          "0",
-          "--length",
-          "1000000",
-          "--json",
-          ...EVERYTHING_STDIO,
-        ],
-        { configDir: config.dir },
-      );
-      assertEquals(read.code, 0, read.stderr);
-      const page = JSON.parse(read.stdout);
-      assert(page.text === data, "the image's base64, exactly");
-      assertEquals([page.offset, page.total, page.nextOffset], [0, data.length, null]);
+      // The image's base64, exactly.
+      await readsWhole([handle, "--media", "0"], EVERYTHING_STDIO, config.dir, data);
 
       // Paged like the text: for people, the page and where the next one starts.
       const paged = await runCli(
