@@ -40,8 +40,11 @@ export function canonicalJson(value: unknown): string {
  * ```
  */
 export async function digest(text: string): Promise<string> {
-  return (await digestHalves(text))[0];
+  return hexOf((await sha256(text)).subarray(0, 16));
 }
+
+const sha256 = async (text: string) =>
+  new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
 
 const hexOf = (bytes: Uint8Array) => {
   let hex = "";
@@ -67,7 +70,7 @@ const hexOf = (bytes: Uint8Array) => {
  * ```
  */
 export async function digestHalves(text: string): Promise<[string, string]> {
-  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  const bytes = await sha256(text);
   return [hexOf(bytes.subarray(0, 16)), hexOf(bytes.subarray(16))];
 }
 
