@@ -15,7 +15,17 @@
  */
 
 import { commentText, docBlock } from "./_comment.ts";
-import { type NameBook, pascalName, propertyKey, tsString } from "./_names.ts";
+import { type NameBook, pascalName, propertyKey } from "./_names.ts";
+import {
+  arrayOf,
+  atom,
+  intersection,
+  literal,
+  NEVER,
+  type TsType,
+  union,
+  UNKNOWN,
+} from "./_ts_type.ts";
 
 /** The deepest nesting compiled; deeper schemas are `unknown`. */
 export const MAX_DEPTH = 32;
@@ -23,18 +33,6 @@ export const MAX_DEPTH = 32;
 export const MAX_NODES = 5_000;
 /** The longest tuple written as one; longer ones are arrays. */
 const MAX_TUPLE = 50;
-
-/** A type's text and how it binds: 0 a union, 1 an intersection, 2 an atom. */
-interface TsType {
-  text: string;
-  prec: 0 | 1 | 2;
-  /** Whether every value of it is an object (so it can be a tool's arguments). */
-  obj: boolean;
-  /** Whether it has a required property (so `{}` may not be one). */
-  req: boolean;
-  /** A union's members, as written between its `|`s. */
-  members?: string[];
-}
 
 /** A named type the compiler made. */
 export interface TypeAlias {
@@ -72,66 +70,8 @@ export function typeLine(
   return `${indent}${head}\n${type.members.map((m) => `${indent}  | ${m}`).join("\n")}${tail}`;
 }
 
-const atom = (text: string, obj = false, req = false): TsType => ({ text, prec: 2, obj, req });
-const UNKNOWN = atom("unknown");
-const NEVER = atom("never");
-
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** The union of `parts` (deduplicated; `unknown` absorbs, `never` vanishes). */
-function union(parts: readonly TsType[]): TsType {
-  const seen = new Map<string, TsType>();
-  const add = (part: TsType) => {
-    if (part.text !== "never" && !seen.has(part.text)) seen.set(part.text, part);
-  };
-  for (const part of parts) {
-    if (part.text === "unknown") return UNKNOWN;
-    // A union in a union is its members.
-    if (part.prec === 0 && part.members !== undefined) {
-      for (const text of part.members) add({ ...part, text, prec: 1, members: undefined });
-    } else add(part);
-  }
-  const kept = [...seen.values()];
-  if (kept.length === 0) return NEVER;
-  if (kept.length === 1) return kept[0];
-  const members = kept.map((p) => p.prec === 0 ? `(${p.text})` : p.text);
-  return {
-    text: members.join(" | "),
-    prec: 0,
-    obj: kept.every((p) => p.obj),
-    req: kept.some((p) => p.req),
-    members,
-  };
-}
-
-/** The intersection of `parts` (deduplicated; `unknown` vanishes, `never` absorbs). */
-function intersection(parts: readonly TsType[]): TsType {
-  const seen = new Map<string, TsType>();
-  for (const part of parts) {
-    if (part.text === "never") return NEVER;
-    if (part.text !== "unknown" && !seen.has(part.text)) seen.set(part.text, part);
-  }
-  const kept = [...seen.values()];
-  if (kept.length === 0) return UNKNOWN;
-  if (kept.length === 1) return kept[0];
-  return {
-    text: kept.map((p) => p.prec === 0 ? `(${p.text})` : p.text).join(" & "),
-    prec: 1,
-    obj: kept.some((p) => p.obj),
-    req: kept.some((p) => p.req),
-  };
-}
-
-/** A JSON value as a literal type (`unknown` for objects and arrays). */
-function literal(value: unknown): TsType {
-  if (typeof value === "string") return atom(tsString(value));
-  if (typeof value === "number" && Number.isFinite(value)) {
-    return { text: String(value), prec: value < 0 ? 1 : 2, obj: false, req: false };
-  }
-  if (typeof value === "boolean" || value === null) return atom(String(value));
-  return UNKNOWN;
-}
 
 /** The value a JSON pointer (`#/a/b`) names in `root`, or `undefined`. */
 function resolvePointer(root: unknown, ref: string): unknown {
@@ -419,9 +359,4 @@ export class SchemaCompiler {
     }
     return atom(arrayOf(schema.items === undefined ? UNKNOWN : next(schema.items, true, indent)));
   }
-}
-
-/** `T[]`, with parentheses when `T` is a union or an intersection. */
-function arrayOf(type: TsType): string {
-  return type.prec === 2 ? `${type.text}[]` : `(${type.text})[]`;
 }
