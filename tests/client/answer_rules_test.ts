@@ -413,7 +413,11 @@ for (const mode of ["legacy-only", "modern-only"] as const) {
 }
 
 test("answer rules: outside what the entries load at start, reachable when used", () => {
-  const lazy = ["client/handler/answer_rules.ts", "protocol/elicitation_form.ts"];
+  const lazy = [
+    "client/handler/answer_rules.ts",
+    "protocol/elicitation_form.ts",
+    "protocol/elicitation_field.ts",
+  ];
   for (const entry of ["mod.ts", "http.ts"]) {
     const start = staticModules(entry);
     assertEquals(lazy.filter((path) => start.includes(path)), [], entry);

@@ -72,6 +72,7 @@ const LAZY = [
   "hub/_postings.ts",
   "client/handler/answer_rules.ts",
   "protocol/elicitation_form.ts",
+  "protocol/elicitation_field.ts",
   "client/_result_search.ts",
   "cache/spill_store.ts",
   "cache/file_store.ts",
