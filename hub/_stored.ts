@@ -41,6 +41,8 @@ export interface StoredCatalogue {
 
 /** The first part of a stored search index's key (the second is its catalogue's digest). */
 const INDEX_KEY = "hub-search-index";
+/** The first part of a hub's snapshot's key (the second names the hub's servers). */
+const SNAPSHOT_KEY = "hub-catalogue-snapshot";
 /** The most parts of a stored index. */
 const MAX_PARTS = 1_000;
 /** The most tools one stored catalogue may hold. */
@@ -58,6 +60,13 @@ const hasControl = (text: string) => {
   }
   return false;
 };
+
+/**
+ * Whether a stored tool name is one a server could list: a non-empty string of at most 256
+ * characters, without control characters.
+ */
+export const isToolName = (name: unknown): name is string =>
+  typeof name === "string" && name !== "" && name.length <= MAX_NAME && !hasControl(name);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -99,11 +108,7 @@ export function checkStored(
     const tool = tools[i];
     if (!isRecord(tool)) return `tool ${i}: not an object`;
     const { name, description, title, inputSchema } = tool;
-    if (
-      typeof name !== "string" || name === "" || name.length > MAX_NAME || hasControl(name)
-    ) {
-      return `tool ${i}: no valid name`;
-    }
+    if (!isToolName(name)) return `tool ${i}: no valid name`;
     if (names.has(name)) return `tool ${i}: a repeated name`;
     names.add(name);
     if (!isRecord(inputSchema)) return `tool ${i}: no input schema object`;
@@ -125,9 +130,16 @@ export interface CatalogueStore {
   /**
    * Reads the catalogues of the servers not in memory in one read of the store (its
    * `getMany`, else a `get` per key), for the `load`s that follow (each value is taken once;
-   * the next prefetch drops any left).
+   * the next prefetch drops any left). `keys`, when given, are the servers' keys (known
+   * already: their digests are not made again).
    */
-  prefetch(servers: readonly string[]): Promise<void>;
+  prefetch(servers: readonly string[], keys?: readonly (readonly string[])[]): Promise<void>;
+  /** The key a server's catalogue is kept under (its transport's digests). */
+  key(server: string): Promise<string[]>;
+  /** The hub's stored snapshot by its name (`_snapshot.ts`), unchecked; `undefined` when none. */
+  readSnapshot(name: string): Promise<unknown>;
+  /** Keeps the hub's snapshot under its name for the catalogues' ttl. */
+  writeSnapshot(name: string, value: unknown): Promise<void>;
   /** The catalogue in memory, if read or saved already. */
   peek(server: string): StoredCatalogue | undefined;
   /** Whether a catalogue is within its ttl. */
@@ -242,15 +254,36 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
       memory.set(server, checked);
       return checked;
     },
-    async prefetch(servers) {
+    key: keyOf,
+    async readSnapshot(name) {
+      try {
+        return await store.get([SNAPSHOT_KEY, name]);
+      } catch (error) {
+        warn(`Reading the stored catalogue snapshot failed: ${error}`);
+        return undefined;
+      }
+    },
+    async writeSnapshot(name, value) {
+      try {
+        await store.set([SNAPSHOT_KEY, name], value, ttlMs);
+      } catch (error) {
+        warn(`Storing the catalogue snapshot failed: ${error}`);
+      }
+    },
+    async prefetch(servers, known) {
       // What an earlier read left untaken (its server started meanwhile) is not used later.
       ahead.clear();
-      const wanted = servers.filter((server) => {
+      const wanted: string[] = [];
+      const keyed: (readonly string[] | undefined)[] = [];
+      servers.forEach((server, i) => {
         const kept = memory.get(server);
-        return kept === undefined || !fresh(kept);
+        if (kept !== undefined && fresh(kept)) return;
+        wanted.push(server);
+        keyed.push(known?.[i]);
       });
       if (wanted.length === 0) return;
-      const all = Promise.all(wanted.map(keyOf)).then((keys) => readMany(store, keys));
+      const all = Promise.all(wanted.map((server, i) => keyed[i] ?? keyOf(server)))
+        .then((keys) => readMany(store, keys));
       // A failed read fails each load, which reports it.
       all.catch(() => {});
       wanted.forEach((server, i) => ahead.set(server, all.then((values) => values[i])));
