@@ -42,8 +42,11 @@ export interface Finder {
   key(): string | undefined;
 }
 
-/** The stored index's format (5: {@linkcode IndexData} 3, named as below). */
-const FORMAT = 5;
+/**
+ * The stored index's format (6: {@linkcode IndexData} 3, named as below, in parts of joined
+ * runs).
+ */
+const FORMAT = 6;
 
 /**
  * The digest naming what an index is built from: each tool's server, own name and
