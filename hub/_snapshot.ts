@@ -18,7 +18,7 @@
  */
 
 import { digest } from "../cache/digest.ts";
-import { isToolName, MAX_STORED_TOOLS, type StoredCatalogue } from "./_stored.ts";
+import { isToolName, MAX_STORED_TOOLS, type StoredCatalogue } from "./_stored_check.ts";
 
 /** One server in a snapshot, in the hub's order. */
 export interface SnapshotServer {
