@@ -115,7 +115,10 @@ export function createToolSearch(deps: ToolSearchDeps): ToolSearch {
     const tools = new Map<string, Map<string, Tool>>();
     for (let i = 0; i < wanted.length; i++) {
       const stored = await store.load(wanted[i]);
-      if (stored === undefined || !agrees(stored, listed[i])) return undefined;
+      if (stored === undefined || !agrees(stored, listed[i])) {
+        read = undefined; // Read again (the whole search may keep a new one meanwhile).
+        return undefined;
+      }
       tools.set(wanted[i], new Map(stored.tools.map((tool) => [tool.name, tool])));
     }
     return matches.map(({ name, score }, i) => {
