@@ -149,7 +149,7 @@ test("snapshot: one a catalogue no longer agrees with, or a malformed one, is pa
   });
 });
 
-test("snapshot: checked like any stored value", async () => {
+test("snapshot: checked like any stored value", () => {
   const servers = ["a", "b"];
   const good = {
     v: 1,
