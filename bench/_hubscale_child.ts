@@ -18,6 +18,8 @@ const [catalogue, storePath, startsFile, target, imports] = scriptArgs();
 if (imports === "preloaded") {
   await Promise.all([
     import("../hub/_find.ts"),
+    import("../hub/_lazy_calls.ts"),
+    import("../hub/_tool_search.ts"),
     import("../hub/_stored.ts"),
     import("../hub/search.ts"),
     import("../transports/_stdio_target.ts"),

@@ -31,6 +31,11 @@ export interface Catalogue {
    * says `false` for it (then it is left out).
    */
   tools(options?: ListAllOptions, learn?: Learn): Promise<Tool[]>;
+  /**
+   * Merges listings known otherwise (a stored snapshot's names) under hub names, as `tools`
+   * merges: the routes and collisions are updated; returns the tools under hub names.
+   */
+  adopt(listings: readonly Listing<Tool>[]): Tool[];
   /** Every server's prompts under hub names. */
   prompts(options?: ListAllOptions): Promise<Prompt[]>;
   /** Every server's resources (each URI once). */
@@ -195,6 +200,17 @@ export function createCatalogue(
     }
   }
 
+  function mergeTools(listings: readonly Listing<Tool>[]): Tool[] {
+    let merged = mergeNamed("tool", listings, naming, toolRoutes);
+    if (merged.routes.size > MAX_ROUTES) {
+      warn(`More than ${MAX_ROUTES} tool names: they are given afresh`);
+      merged = mergeNamed("tool", listings, naming);
+    }
+    toolRoutes = merged.routes;
+    collided("tool", merged.collisions);
+    return merged.items;
+  }
+
   return {
     async tools(options, learn = true) {
       // The stored catalogues of the servers not running: one read of the store for all.
@@ -207,17 +223,11 @@ export function createCatalogue(
       // The same lists as the last merge (stored catalogues, a client's kept listing): the
       // same names, so the last merge's tools (a search does not merge 500 tools again).
       if (sameListings(listings, lastListings)) return [...lastMerged];
-      let merged = mergeNamed("tool", listings, naming, toolRoutes);
-      if (merged.routes.size > MAX_ROUTES) {
-        warn(`More than ${MAX_ROUTES} tool names: they are given afresh`);
-        merged = mergeNamed("tool", listings, naming);
-      }
-      toolRoutes = merged.routes;
-      collided("tool", merged.collisions);
+      lastMerged = mergeTools(listings);
       lastListings = listings;
-      lastMerged = merged.items;
-      return [...merged.items];
+      return [...lastMerged];
     },
+    adopt: (listings) => mergeTools(listings),
     async prompts(options) {
       const listings = await gather("prompts", (c) => c.listAllPrompts(options));
       let merged = mergeNamed("prompt", listings, naming, promptRoutes);

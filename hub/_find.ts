@@ -25,14 +25,28 @@ import {
 } from "./search.ts";
 
 /** Searches a catalogue (given as it is now): the best matches, best first. */
-export type Finder = (
-  entries: readonly IndexedTool[],
-  query: string,
-  limit: number,
-) => Promise<ToolMatch[]>;
+export interface Finder {
+  (entries: readonly IndexedTool[], query: string, limit: number): Promise<ToolMatch[]>;
+  /**
+   * Searches with the stored index named `key` only (the entries may be names alone, as a
+   * stored snapshot knows them): `undefined` when that index is not stored or not
+   * well-formed (nothing is built from such entries).
+   */
+  stored(
+    entries: readonly IndexedTool[],
+    key: string,
+    query: string,
+    limit: number,
+  ): Promise<ToolMatch[] | undefined>;
+  /** The digest naming the index of the last search (`undefined` before one). */
+  key(): string | undefined;
+}
 
-/** The stored index's format (5: {@linkcode IndexData} 3, named as below). */
-const FORMAT = 5;
+/**
+ * The stored index's format (6: {@linkcode IndexData} 3, named as below, in parts of joined
+ * runs).
+ */
+const FORMAT = 6;
 
 /**
  * The digest naming what an index is built from: each tool's server, own name and
@@ -77,6 +91,7 @@ export function createFinder(
 ): Finder {
   let last: readonly IndexedTool[] = [];
   let index: Promise<ToolIndex> | undefined;
+  let lastKey: string | undefined;
 
   // Built from the tools, and stored under the digest of what it indexes.
   const fresh = async (entries: readonly IndexedTool[], store: CatalogueStore, key: string) => {
@@ -88,6 +103,7 @@ export function createFinder(
     if (keeper === undefined || entries.length === 0) return createToolIndex(entries);
     const store = await keeper();
     const key = await indexDigest(entries, (tool) => store.printOf(tool));
+    if (last === entries) lastKey = key;
     const stored = await store.loadIndex(key);
     if (stored !== undefined) {
       const checked = checkIndexData(stored, entries.length);
@@ -103,9 +119,10 @@ export function createFinder(
     return await fresh(entries, store, await indexDigest(entries, (tool) => store.printOf(tool)));
   };
 
-  return async (entries, query, limit) => {
+  const find = async (entries: readonly IndexedTool[], query: string, limit: number) => {
     if (index === undefined || !sameEntries(entries, last)) {
       last = entries;
+      lastKey = undefined;
       index = build(entries);
       // A build that failed is not kept: the next search tries again.
       index.catch(() => {
@@ -122,4 +139,33 @@ export function createFinder(
       return (await index).search(query, limit);
     }
   };
+  const stored = async (
+    entries: readonly IndexedTool[],
+    key: string,
+    query: string,
+    limit: number,
+  ) => {
+    if (keeper === undefined || entries.length === 0) return undefined;
+    if (index === undefined || lastKey !== key || !sameEntries(entries, last)) {
+      const raw = await (await keeper()).loadIndex(key);
+      if (raw === undefined) return undefined;
+      const checked = checkIndexData(raw, entries.length);
+      if (typeof checked === "string") {
+        warn(`The stored search index is ignored: it has ${checked}`);
+        return undefined;
+      }
+      last = entries;
+      lastKey = key;
+      index = Promise.resolve(createToolIndex(entries, { data: checked }));
+    }
+    try {
+      return (await index).search(query, limit);
+    } catch (error) {
+      if (!(error instanceof StoredIndexError)) throw error;
+      warn(`The stored search index is ignored: it has ${error.reason}`);
+      index = undefined;
+      return undefined;
+    }
+  };
+  return Object.assign(find, { stored, key: () => lastKey });
 }

@@ -25,6 +25,21 @@ export interface Lookups {
   tables(): void;
 }
 
+/** Whether space-joined `words` hold `run` (space-joined words) as whole words, in a row. */
+function holdsWords(words: string, run: string): boolean {
+  // By position, not by padding each name with spaces: no string is made per name.
+  for (let at = words.indexOf(run); at !== -1; at = words.indexOf(run, at + 1)) {
+    const end = at + run.length;
+    if (
+      (at === 0 || words.charCodeAt(at - 1) === 32) &&
+      (end === words.length || words.charCodeAt(end) === 32)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** The first index at which `value` could be inserted in `sorted` (code unit order). */
 export function lowerBound(sorted: readonly string[], value: string): number {
   let lo = 0, hi = sorted.length;
@@ -71,8 +86,7 @@ export function createLookups(
     holdersOf(pair) {
       if (pairs !== undefined) return pairs.get(pair) ?? [];
       const holders: number[] = [];
-      const wanted = ` ${pair} `;
-      for (let i = 0; i < n; i++) if (` ${names[i]} `.includes(wanted)) holders.push(i);
+      for (let i = 0; i < n; i++) if (holdsWords(names[i], pair)) holders.push(i);
       return holders;
     },
     wordsOfLength(length) {

@@ -88,11 +88,13 @@ export function mergeNamed<T extends { name: string }>(
   for (const { server, items: list } of listings) {
     for (const item of list) wanted.add(hubName(naming, server, item.name));
   }
+  // Without earlier names, no item has one to keep: none is counted or looked up.
+  const earlier = given.size > 0;
   for (const { server, items: list } of listings) {
     for (const item of list) {
-      const key = nth(counts, server, item.name);
+      const key = earlier ? nth(counts, server, item.name) : "";
       const name = hubName(naming, server, item.name);
-      let resolved = named.get(key);
+      let resolved = earlier ? named.get(key) : undefined;
       if (resolved === undefined) {
         resolved = name;
         if (routes.has(name)) {
@@ -102,7 +104,7 @@ export function mergeNamed<T extends { name: string }>(
             : free(name, routes, wanted);
         }
         routes.set(resolved, { server, name: item.name });
-        named.set(key, resolved);
+        if (earlier) named.set(key, resolved);
       }
       if (resolved !== name) {
         collisions.push({ kind, name, server, original: item.name, resolvedAs: resolved });

@@ -207,10 +207,14 @@ export function checkIndexData(value: unknown, n: number): IndexData | string {
   return value as IndexData;
 }
 
-/** One part of a stored index: a run of its terms with their postings, and a run of names. */
+/**
+ * One part of a stored index: a run of its terms (space-joined) with their postings
+ * (`|`-joined, in the same order), and a run of names. A run is one string, so reading a
+ * part back parses three strings, not thousands, and joining the parts splits them natively.
+ */
 export interface IndexPart {
-  t: string[];
-  p: string[];
+  t: string;
+  p: string;
   m: string[];
 }
 
@@ -220,16 +224,18 @@ const PART_POSTINGS = 800;
 /**
  * Cuts index data into parts of about {@linkcode PART_CHARS} characters as JSON, in order:
  * the terms with their postings (a term with more than {@linkcode PART_POSTINGS} in runs,
- * the same term again at the head of each), then the names.
+ * the same term again at the head of each part it goes on in), then the names.
  */
 export function indexParts(data: IndexData): IndexPart[] {
   const parts: IndexPart[] = [];
-  let part: IndexPart = { t: [], p: [], m: [] };
+  let terms: string[] = [], postings: string[] = [], names: string[] = [];
   let chars = 0;
   const room = (size: number) => {
     if (chars > 0 && chars + size > PART_CHARS) {
-      parts.push(part);
-      part = { t: [], p: [], m: [] };
+      parts.push({ t: terms.join(" "), p: postings.join("|"), m: names });
+      terms = [];
+      postings = [];
+      names = [];
       chars = 0;
     }
     chars += size;
@@ -238,16 +244,20 @@ export function indexParts(data: IndexData): IndexPart[] {
     const term = data.terms[t], items = data.postings[t].split(" ");
     for (let k = 0; k < items.length; k += PART_POSTINGS) {
       const run = items.slice(k, k + PART_POSTINGS).join(" ");
-      room(term.length + run.length + 6);
-      part.t.push(term);
-      part.p.push(run);
+      room(term.length + run.length + 2);
+      // Runs of one term in one part are one run: only a part's first term repeats the last.
+      if (k > 0 && terms.length > 0) postings[postings.length - 1] += ` ${run}`;
+      else {
+        terms.push(term);
+        postings.push(run);
+      }
     }
   }
   for (const name of data.names) {
     room(JSON.stringify(name).length + 1);
-    part.m.push(name);
+    names.push(name);
   }
-  parts.push(part);
+  parts.push({ t: terms.join(" "), p: postings.join("|"), m: names });
   return parts;
 }
 
@@ -257,26 +267,22 @@ export function indexParts(data: IndexData): IndexPart[] {
  * is not one.
  */
 export function joinParts(head: Record<string, unknown>, parts: readonly unknown[]): unknown {
-  const terms: unknown[] = [], postings: unknown[] = [], names: unknown[] = [];
+  let terms: string[] = [], postings: string[] = [], names: unknown[] = [];
   for (const part of parts) {
     if (!isRecord(part)) return undefined;
     const { t, p, m } = part;
-    if (!Array.isArray(t) || !Array.isArray(p) || !Array.isArray(m) || p.length !== t.length) {
-      return undefined;
+    if (typeof t !== "string" || typeof p !== "string" || !Array.isArray(m)) return undefined;
+    const more = t === "" ? [] : t.split(" "), runs = p === "" ? [] : p.split("|");
+    if (more.length !== runs.length) return undefined;
+    const last = terms.length - 1;
+    if (more.length > 0 && last >= 0 && more[0] === terms[last]) {
+      postings[last] = `${postings[last]} ${runs[0]}`;
+      more.shift();
+      runs.shift();
     }
-    for (let i = 0; i < t.length; i++) {
-      const last = terms.length - 1;
-      if (
-        last >= 0 && t[i] === terms[last] && typeof p[i] === "string" &&
-        typeof postings[last] === "string"
-      ) {
-        postings[last] = `${postings[last]} ${p[i]}`;
-      } else {
-        terms.push(t[i]);
-        postings.push(p[i]);
-      }
-    }
-    for (const name of m) names.push(name);
+    terms = terms.concat(more);
+    postings = postings.concat(runs);
+    names = names.concat(m);
   }
   return { v: head.v, n: head.n, names, terms, postings };
 }

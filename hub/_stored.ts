@@ -10,7 +10,9 @@
  * (`_find.ts`: made from the tools' pin fingerprints, so naming it cuts no tool), as plain
  * values in parts a Deno KV value holds; a process that reads it searches without cutting
  * any tool. (Values of an earlier format, with each tool's tokenised form beside it, are
- * read as catalogues and the forms left out.)
+ * read as catalogues and the forms left out.) What a value must be to be taken as a
+ * catalogue is `_stored_check.ts`'s; the hub's snapshot of its catalogues (`_snapshot.ts`)
+ * is kept here too, under one digest of the hub's entries.
  *
  * @module
  */
@@ -18,105 +20,28 @@
 import { type CacheStore, readMany } from "../cache/store.ts";
 import type { Tool } from "../client/types.ts";
 import { fingerprint } from "../governance/pin.ts";
-import { holdsMore } from "./_size.ts";
 import type { Transport } from "../transports/transport.ts";
 import type { IndexData } from "./search.ts";
 import { indexParts, joinParts } from "./_postings.ts";
+import { checkStored, MAX_STORED_BYTES, type StoredCatalogue } from "./_stored_check.ts";
 
-/** One server's stored catalogue. */
-export interface StoredCatalogue {
-  /** The format's version (1). */
-  v: 1;
-  /** When the listing was taken (epoch ms). */
-  takenAt: number;
-  /** How long it is used before the server is asked again. */
-  ttlMs: number;
-  /** How long the listing took, in ms (its server's start included). */
-  tookMs: number;
-  /** The tools, as the server listed them (its own names). */
-  tools: Tool[];
-  /** Each tool's pin fingerprint (SHA-256 of its pinned part), in the same order. */
-  fingerprints: string[];
-}
+export {
+  checkStored,
+  isToolName,
+  MAX_STORED_BYTES,
+  MAX_STORED_TOOLS,
+  type StoredCatalogue,
+} from "./_stored_check.ts";
 
 /** The first part of a stored search index's key (the second is its catalogue's digest). */
 const INDEX_KEY = "hub-search-index";
+/** The first part of a hub's snapshot's key (the second names the hub's servers). */
+const SNAPSHOT_KEY = "hub-catalogue-snapshot";
 /** The most parts of a stored index. */
 const MAX_PARTS = 1_000;
-/** The most tools one stored catalogue may hold. */
-export const MAX_STORED_TOOLS = 10_000;
-/** The most bytes (as JSON) of one stored catalogue. */
-export const MAX_STORED_BYTES = 16 * 1024 * 1024;
-const MAX_NAME = 256;
-const MAX_TEXT = 65_536;
-const FINGERPRINT = /^[0-9a-f]{64}$/;
-/** Whether a text holds a control character (Unicode's Cc: C0, DEL and C1). */
-const hasControl = (text: string) => {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
-  }
-  return false;
-};
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-/** A description or title: none (`null` is what some servers send for none), or short text. */
-const isText = (value: unknown) =>
-  value == null || (typeof value === "string" && value.length <= MAX_TEXT);
-
-/**
- * Checks a value read from the store.
- *
- * @param value What the store returned.
- * @param now The current time.
- * @param bounded Whether the store bounds its values within {@linkcode MAX_STORED_BYTES}
- *   already (its `maxValueChars`): the value is then not measured again.
- * @returns The catalogue, or why it is refused.
- */
-export function checkStored(
-  value: unknown,
-  now: number,
-  bounded = false,
-): StoredCatalogue | string {
-  if (!isRecord(value)) return "not an object";
-  const { v, takenAt, ttlMs, tookMs, tools, fingerprints } = value;
-  if (v !== 1) return "an unknown version";
-  if (typeof takenAt !== "number" || !Number.isFinite(takenAt) || takenAt > now + 60_000) {
-    return "no valid takenAt";
-  }
-  if (typeof ttlMs !== "number" || !(ttlMs > 0)) return "no valid ttlMs";
-  if (typeof tookMs !== "number" || !(tookMs >= 0) || !Number.isFinite(tookMs)) {
-    return "no valid tookMs";
-  }
-  if (!Array.isArray(tools) || tools.length > MAX_STORED_TOOLS) return "no valid tools list";
-  if (!Array.isArray(fingerprints) || fingerprints.length !== tools.length) {
-    return "fingerprints that do not match its tools";
-  }
-  if (!bounded && holdsMore(value, MAX_STORED_BYTES)) return `more than ${MAX_STORED_BYTES} bytes`;
-  const names = new Set<string>();
-  for (let i = 0; i < tools.length; i++) {
-    const tool = tools[i];
-    if (!isRecord(tool)) return `tool ${i}: not an object`;
-    const { name, description, title, inputSchema } = tool;
-    if (
-      typeof name !== "string" || name === "" || name.length > MAX_NAME || hasControl(name)
-    ) {
-      return `tool ${i}: no valid name`;
-    }
-    if (names.has(name)) return `tool ${i}: a repeated name`;
-    names.add(name);
-    if (!isRecord(inputSchema)) return `tool ${i}: no input schema object`;
-    // `null` is what some servers send for none.
-    if (!isText(description)) return `tool ${i}: no valid description`;
-    if (!isText(title)) return `tool ${i}: no valid title`;
-    if (typeof fingerprints[i] !== "string" || !FINGERPRINT.test(fingerprints[i] as string)) {
-      return `tool ${i}: no valid fingerprint`;
-    }
-  }
-  // What an earlier format kept beside (each tool's tokenised form) is left out.
-  return { v, takenAt, ttlMs, tookMs, tools, fingerprints } as StoredCatalogue;
-}
 
 /** The stored catalogues of a hub's servers. */
 export interface CatalogueStore {
@@ -125,9 +50,16 @@ export interface CatalogueStore {
   /**
    * Reads the catalogues of the servers not in memory in one read of the store (its
    * `getMany`, else a `get` per key), for the `load`s that follow (each value is taken once;
-   * the next prefetch drops any left).
+   * the next prefetch drops any left). `keys`, when given, are the servers' keys (known
+   * already: their digests are not made again).
    */
-  prefetch(servers: readonly string[]): Promise<void>;
+  prefetch(servers: readonly string[], keys?: readonly (readonly string[])[]): Promise<void>;
+  /** The key a server's catalogue is kept under (its transport's digests). */
+  key(server: string): Promise<string[]>;
+  /** The hub's stored snapshot by its name (`_snapshot.ts`), unchecked; `undefined` when none. */
+  readSnapshot(name: string): Promise<unknown>;
+  /** Keeps the hub's snapshot under its name for the catalogues' ttl. */
+  writeSnapshot(name: string, value: unknown): Promise<void>;
   /** The catalogue in memory, if read or saved already. */
   peek(server: string): StoredCatalogue | undefined;
   /** Whether a catalogue is within its ttl. */
@@ -242,15 +174,36 @@ export function createCatalogueStore(options: CatalogueStoreOptions): CatalogueS
       memory.set(server, checked);
       return checked;
     },
-    async prefetch(servers) {
+    key: keyOf,
+    async readSnapshot(name) {
+      try {
+        return await store.get([SNAPSHOT_KEY, name]);
+      } catch (error) {
+        warn(`Reading the stored catalogue snapshot failed: ${error}`);
+        return undefined;
+      }
+    },
+    async writeSnapshot(name, value) {
+      try {
+        await store.set([SNAPSHOT_KEY, name], value, ttlMs);
+      } catch (error) {
+        warn(`Storing the catalogue snapshot failed: ${error}`);
+      }
+    },
+    async prefetch(servers, known) {
       // What an earlier read left untaken (its server started meanwhile) is not used later.
       ahead.clear();
-      const wanted = servers.filter((server) => {
+      const wanted: string[] = [];
+      const keyed: (readonly string[] | undefined)[] = [];
+      servers.forEach((server, i) => {
         const kept = memory.get(server);
-        return kept === undefined || !fresh(kept);
+        if (kept !== undefined && fresh(kept)) return;
+        wanted.push(server);
+        keyed.push(known?.[i]);
       });
       if (wanted.length === 0) return;
-      const all = Promise.all(wanted.map(keyOf)).then((keys) => readMany(store, keys));
+      const all = Promise.all(wanted.map((server, i) => keyed[i] ?? keyOf(server)))
+        .then((keys) => readMany(store, keys));
       // A failed read fails each load, which reports it.
       all.catch(() => {});
       wanted.forEach((server, i) => ahead.set(server, all.then((values) => values[i])));

@@ -25,7 +25,7 @@ import { createTaskOwners } from "./_tasks.ts";
 import { checkHubOptions, namedError } from "./_entry_options.ts";
 import type { CatalogueStore } from "./_stored.ts";
 import type { ToolMatch } from "./search.ts";
-import type { Finder } from "./_find.ts";
+import type { ToolSearch } from "./_tool_search.ts";
 import { CALL_TOOL, META_TOOLS, READ_RESULT, SEARCH_TOOLS } from "./lazy.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { Transport } from "../transports/transport.ts";
@@ -227,16 +227,20 @@ export function hub(options: HubOptions): Hub {
     return [...shown, ...kept, ...found];
   };
 
-  let finder: Promise<Finder> | undefined;
+  let searching: Promise<ToolSearch> | undefined;
   const find = async (query: string, limit: number, view: ListAllOptions): Promise<ToolMatch[]> => {
-    const search =
-      await (finder ??= import("./_find.ts").then((m) => m.createFinder(keeper, warn)));
-    const tools = await steps.tools(view);
-    const entries = tools.map((tool) => {
-      const route = catalogue.toolRoute(tool.name);
-      return { tool, server: route?.server, original: route?.name };
-    });
-    const matches = await search(entries, query, limit);
+    const search = await (searching ??= import("./_tool_search.ts").then((m) =>
+      m.createToolSearch({
+        keeper,
+        catalogue,
+        tools: (listOptions) => steps.tools(listOptions),
+        governed: options.governance !== undefined,
+        entries: planned.map((p) => [p.name, options.servers[p.name]] as const),
+        stopped: () => slots.every((one) => !one.running()),
+        warn,
+      })
+    ));
+    const matches = await search(query, limit, view);
     for (const match of matches) {
       if (loadedSet.has(match.name) || loadedSet.size >= MAX_LOADED) continue;
       loadedSet.add(match.name);

@@ -25,7 +25,7 @@ test("catalogue file: values round-trip exactly through an ASCII file of mode 06
     };
     await catalogueFile(path).set(["hub-catalogue", "météo"], value, 60_000);
     const text = readFileSync(path, "latin1");
-    assert(/^[\x20-\x7e]*$/.test(text), "the file is printable ASCII");
+    assert(/^[\x20-\x7e\t\n]*$/.test(text), "the file is printable ASCII lines");
     assertEquals(statSync(path).mode & 0o777, 0o600);
     const again = catalogueFile(path);
     assertEquals(await again.get(["hub-catalogue", "météo"]), value);
@@ -76,5 +76,27 @@ test("catalogue file: a file written in UTF-8 still reads; a broken file reads a
     assertEquals(await store.get(["old"]), undefined);
     writeFileSync(path, "{ broken");
     assertEquals(await catalogueFile(path).get(["x"]), undefined);
+  });
+});
+
+test("catalogue file: one line per entry, values parsed when read; a bad line reads as absent", async () => {
+  await inTemp(async (path) => {
+    const store = catalogueFile(path);
+    await store.set(["a"], { n: 1 }, 60_000);
+    await store.set(["b"], [2], Infinity);
+    const lines = readFileSync(path, "latin1").split("\n");
+    assertEquals(lines[0], "conduit-catalogues 2");
+    assertEquals(lines.length, 3);
+    assert(lines[2] === '["b"]\t\t[2]', lines[2]);
+    // A line spoilt by hand: that entry reads as absent, the others as they were.
+    writeFileSync(path, `${lines[0]}\n${lines[1].replace("{", "{{")}\n${lines[2]}\nno tabs here`);
+    const next = catalogueFile(path);
+    assertEquals(await next.get(["a"]), undefined);
+    assertEquals(await next.get(["b"]), [2]);
+    // A write keeps the entries it did not read as they were read.
+    await next.set(["c"], "x", 60_000);
+    const again = readFileSync(path, "latin1").split("\n");
+    assertEquals(again.slice(1).map((line) => line.split("\t")[0]), ['["b"]', '["c"]']);
+    assertEquals(await catalogueFile(path).getMany!([["b"], ["c"]]), [[2], "x"]);
   });
 });

@@ -1,6 +1,7 @@
 // The stored catalogue: a hub keeps each server's last complete tools/list in its `cache`
 // store, so a second process with the same store (one Deno KV file, one redis-server)
-// searches without spawning anything; a store's value is checked like a server's answer.
+// searches without spawning anything, and a third from the snapshot the second kept, reading
+// only the matched server's catalogue; a store's value is checked like a server's answer.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +26,7 @@ interface Report {
   ms: number;
   starts: number;
   states: string[];
+  catalogueReads: number;
 }
 
 function run(
@@ -45,6 +47,10 @@ async function twoProcesses(command: { command: string; args: string[] }, store:
     assertEquals(second.first, "w1__forecast");
     assertEquals(second.starts, 3, "the second process spawned nothing to search");
     assertEquals(second.states, ["stopped", "stopped", "stopped"]);
+    assertEquals(second.catalogueReads, 3, "the second process read every catalogue");
+    // It kept the hub's snapshot: a third process reads only the matched server's catalogue.
+    const third = await run(command, { ...env, HUB_MODE: "search" });
+    assertEquals([third.first, third.starts, third.catalogueReads], ["w1__forecast", 3, 1]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
