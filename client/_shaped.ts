@@ -1,7 +1,7 @@
 /**
  * A shaped call (`shape: "llm"`, `maxChars`, `spill`), loaded with the first one: the
  * options are checked, the call made, and its result shaped or spilled. What it needs from
- * `shaping.ts` comes in the {@linkcode ShapingKit} (imported as a type only), so this module
+ * `shaping.ts` comes in the {@linkcode ShapingKit} (its type lives in `_shaping_types.ts`), so this module
  * shares no module with what a client loads at start.
  *
  * @module
@@ -11,7 +11,7 @@ import type { Task } from "../protocol/tasks.ts";
 import type { ShapedResult } from "../governance/shape.ts";
 import type { ShapeCallOptions, ToolCallOptions } from "./request_options.ts";
 import type { ToolResult } from "./shapes.ts";
-import type { ShapingKit } from "./shaping.ts";
+import type { ShapingKit } from "./_shaping_types.ts";
 
 /**
  * Runs a shaped call.

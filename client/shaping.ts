@@ -28,32 +28,24 @@ import { type CacheStore, lazyStore } from "../cache/store.ts";
 import { isObject } from "./_json.ts";
 
 export type { SpillConfig } from "../governance/shape.ts";
+import type {
+  RawCallTool,
+  ShapeSettings,
+  ShapingCallTool,
+  ShapingContext,
+  ShapingKit,
+} from "./_shaping_types.ts";
+export type {
+  RawCallTool,
+  ShapeSettings,
+  ShapingCallTool,
+  ShapingContext,
+  ShapingKit,
+} from "./_shaping_types.ts";
 import { bad } from "./_option_checks.ts";
 import type { ReadResultOptions, ShapeCallOptions, ToolCallOptions } from "./request_options.ts";
 import type { Tool, ToolResult } from "./shapes.ts";
 import type { McpClient } from "./api.ts";
-
-/** The client's `callTool` before shaping. */
-export type RawCallTool = (
-  name: string,
-  args: Record<string, unknown> | undefined,
-  options?: ToolCallOptions,
-) => Promise<ToolResult | Task>;
-
-/** `callTool` with shaping: a shaped call resolves with a {@linkcode ShapedResult}. */
-export type ShapingCallTool = (
-  name: string,
-  args: Record<string, unknown> | undefined,
-  options?: ToolCallOptions & Partial<ShapeCallOptions>,
-) => Promise<ToolResult | Task | ShapedResult>;
-
-/** The checked `shape` option of a client or hub. */
-export interface ShapeSettings {
-  /** The default budget. */
-  maxChars: number;
-  /** Where results over budget are kept (absent: they are cut). */
-  spill?: SpillConfig;
-}
 
 /** A tool's own budget: its `_meta["anthropic/maxResultSizeChars"]` (at most 500 000). */
 export const MAX_TOOL_BUDGET = 500_000;
@@ -135,36 +127,6 @@ export function shapeDefaults(value: unknown, where = "createClient"): ShapeSett
   const maxChars = checkMaxChars(value.maxChars, `${where}: option "shape" has a maxChars that`);
   const spill = checkSpill(value.spill, `${where}: option "shape.spill"`);
   return spill === undefined ? { maxChars } : { maxChars, spill };
-}
-
-/**
- * What a shaped call is given (`_shaped.ts`): the call, the defaults and this module's
- * checks, handed over rather than imported, so the shaping code shares no module with the
- * start.
- */
-export interface ShapingKit {
-  /** The call without shaping. */
-  call: RawCallTool;
-  /** The default budget and spill setting. */
-  defaults: ShapeSettings;
-  /** A spill setting of its own, for `spill: true` without a default. */
-  ownSpill: () => SpillConfig;
-  /** Who the caller is, and each tool's budget. */
-  context: ShapingContext | undefined;
-  /** Whether a value is a store. */
-  isStore: (value: unknown) => value is CacheStore;
-  /** Checks a budget (`maxChars`). */
-  checkMaxChars: typeof checkMaxChars;
-}
-
-/** What shaping needs besides the defaults: who the caller is, and each tool's budget. */
-export interface ShapingContext {
-  /** The owner of results spilled for `principal` (a digest of the caller's identity). */
-  owner(principal: string | undefined, name: string): Promise<string>;
-  /** A tool's own budget (`_meta["anthropic/maxResultSizeChars"]`), when known. */
-  budgetOf?(name: string): number | undefined;
-  /** Notes a per-call store, so `readResult` looks in it too. */
-  used?(config: SpillConfig): void;
 }
 
 /**
