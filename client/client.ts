@@ -28,13 +28,11 @@ import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
 import { inputContext } from "./requests/mrtr.ts";
 import { createNotificationHub } from "./changes/notifications.ts";
-import { createClientCache } from "./changes/cache.ts";
-import {
-  createSubscriptions,
-  type FollowedList,
-  type Subscriptions,
-} from "./changes/subscriptions.ts";
+import { lazyClientCache } from "./changes/_cache_lazy.ts";
+import type { FollowedList, Subscriptions } from "./changes/subscriptions.ts";
+import { lazySubscriptions } from "./changes/_subscriptions_lazy.ts";
 import { instructionsForLlm } from "./requests/instructions.ts";
+import { listAll, LISTS } from "./requests/pagination.ts";
 import type { TaskContext } from "./tasks/tasks.ts";
 import { routeToolCall } from "./tasks/route.ts";
 import {
@@ -88,7 +86,7 @@ export function createClient(options: ClientOptions): McpClient {
   // An iterator made after close() (and before any reconnect()) is over at once.
   const hub = createNotificationHub(resolved.warn, () => connection.status().state === "closed");
   // Reaches the connection only once it exists (its events and the client's calls come later).
-  const subs: Subscriptions = createSubscriptions({
+  const subs: Subscriptions = lazySubscriptions({
     connection: {
       request: (method, params, opts) => request(method, params, opts),
       stream: (method, params, opts) => connection.stream(method, params, opts),
@@ -152,8 +150,9 @@ export function createClient(options: ClientOptions): McpClient {
     follow: (taskId) => subs.followTask(taskId),
     callers: resolved.taskCallers,
   };
-  const cache = createClientCache({
+  const cache = lazyClientCache({
     store: resolved.cache,
+    ownStore: resolved.ownCache,
     legacyTtlMs: resolved.legacyTtlMs,
     requester,
     transport: resolved.transport,
@@ -165,6 +164,7 @@ export function createClient(options: ClientOptions): McpClient {
       }
     },
     waitTimeout: resolved.requestTimeout,
+    pages: { listAll, LISTS },
   });
   const close = () => connection.close();
   const following = <T>(lists: readonly FollowedList[], result: T): T => {
