@@ -35,15 +35,7 @@ import { instructionsForLlm } from "./requests/instructions.ts";
 import { listAll, LISTS } from "./requests/pagination.ts";
 import type { TaskContext } from "./tasks/tasks.ts";
 import { routeToolCall } from "./tasks/route.ts";
-import {
-  checkOptions,
-  complete,
-  getPrompt,
-  notifyRootsChanged,
-  ping,
-  type Requester,
-  setLogLevel,
-} from "./requests/requests.ts";
+import { checkOptions, getPrompt, ping, type Requester, setLogLevel } from "./requests/requests.ts";
 import type { ClientOptions, McpClient } from "./types.ts";
 import type { ToolCallOptions } from "./request_options.ts";
 import { McpError } from "../protocol/errors.ts";
@@ -232,9 +224,11 @@ export function createClient(options: ClientOptions): McpClient {
       await (await import("./tasks/tasks.ts")).cancelTask(tasks, task, options),
     getPrompt: (name, args, options) => getPrompt(requester, name, args, options),
     readResource: (uri, options) => cache.readResource(uri, options),
-    complete: (ref, argument, options) => complete(requester, ref, argument, options),
-    notifyRootsChanged: () =>
-      notifyRootsChanged(
+    // Completions and the roots' news load with their first call.
+    complete: async (ref, argument, options) =>
+      await (await import("./requests/completion.ts")).complete(requester, ref, argument, options),
+    notifyRootsChanged: async () =>
+      await (await import("./requests/roots.ts")).notifyRootsChanged(
         requester,
         typeof resolved.handler?.listRoots === "function",
         undefined,

@@ -17,7 +17,7 @@ const STATIC_BUDGET = { "mod.ts": 107, "http.ts": 86 };
 const LOADED_BUDGET = { "mod.ts": 114, "http.ts": 113 };
 
 /** What a plain `http.ts` connect + call may ship at start, minified and gzipped, in bytes. */
-const BUNDLE_BUDGET = { start: 109_297, gzip: 41_776 };
+const BUNDLE_BUDGET = { start: 107_877, gzip: 41_266 };
 
 /**
  * The layers a plain client loads only on first use, by the option or method that needs
@@ -100,8 +100,11 @@ const LAZY = [
   // The pieced reader of messages past 1 MiB, and the reader of events past 1 MiB.
   "protocol/pieced_json.ts",
   "transports/_sse_long.ts",
-  // A shaped call's code (the first call with `shape`, `maxChars` or `spill`).
+  // A shaped call's code (the first call with `shape`, `maxChars` or `spill`), completions
+  // (the first `complete()`) and the roots' news (the first `notifyRootsChanged()`).
   "client/_shaped.ts",
+  "client/requests/completion.ts",
+  "client/requests/roots.ts",
 ];
 
 /**
