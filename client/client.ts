@@ -18,7 +18,7 @@
 
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
-import { delay } from "./_async.ts";
+import { backoffDelay, delay } from "./_async.ts";
 import { authMethods, withAuthStatus } from "./_client_auth.ts";
 import { type RawCallTool, withShaping } from "./shaping.ts";
 import { clientSpill } from "./shaping.ts";
@@ -87,8 +87,10 @@ export function createClient(options: ClientOptions): McpClient {
       status: () => connection.status(),
     },
     requestTimeout: resolved.requestTimeout,
-    backoff: resolved.reconnect,
-    random: resolved.random,
+    reopenDelay: (attempt) =>
+      resolved.reconnect === false
+        ? 1_000
+        : backoffDelay(attempt, resolved.reconnect, resolved.random),
     warn: resolved.warn,
     capabilities: () => requester.input?.capabilities() ?? {},
   });

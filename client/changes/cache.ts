@@ -14,7 +14,7 @@ import { createResultCache, policyOf } from "../../cache/result_cache.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { follow } from "../_async.ts";
+import { follow } from "./_follow.ts";
 import { isObject } from "../_json.ts";
 import { checkCallOptions, nonEmpty, requestOptions } from "../requests/_checks.ts";
 import { fromRetry } from "../requests/mrtr.ts";

@@ -15,7 +15,7 @@ import type { JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { TASKS_EXTENSION } from "../../protocol/tasks.ts";
-import { follow } from "../_async.ts";
+import { follow } from "./_follow.ts";
 import { checkOptions, nonEmpty } from "../requests/_checks.ts";
 import { subscriptionsNotSupported } from "../_errors.ts";
 import { isObject } from "../_json.ts";
