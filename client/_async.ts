@@ -1,14 +1,12 @@
 /**
  * Small async helpers (the `@std/async` pieces the client needs): a delay that a signal can
- * cut short, exponential backoff with jitter, and a wait for shared work that a caller can
- * stop without stopping the work.
+ * cut short, and exponential backoff with jitter. The wait for shared work that a caller can
+ * stop without stopping the work is `changes/_follow.ts`, with the layers that share work.
  *
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
 import { startTimer, type Timer } from "../clock/timer.ts";
-import { cancelledError } from "./_errors.ts";
 
 /**
  * Waits `ms` milliseconds; rejects with the signal's reason when it aborts first.
@@ -67,67 +65,4 @@ export function backoffDelay(
   const capped = Math.min(backoff.maxDelay, exponential);
   const jitter = Math.min(1, Math.max(0, backoff.jitter));
   return Math.round(capped * (1 - jitter) + capped * jitter * random());
-}
-
-/**
- * Waits for `shared` (work that goes on whatever this caller does, such as a refresh other
- * callers share) until `signal` aborts (kind `cancelled`) or `timeout` passes (kind
- * `timeout`), whichever comes first.
- *
- * @param shared The shared work.
- * @param what What the caller called, for the errors.
- * @param signal Stops this caller's wait.
- * @param timeout The longest wait in milliseconds (default: until the work ends).
- * @returns What `shared` resolves with.
- */
-export function follow<T>(
-  shared: Promise<T>,
-  what: string,
-  signal: AbortSignal | undefined,
-  timeout?: number,
-): Promise<T> {
-  const timed = timeout !== undefined && Number.isFinite(timeout);
-  if (signal === undefined && !timed) return shared;
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    let timer: Timer | undefined;
-    const finish = () => {
-      settled = true;
-      timer?.clear();
-      signal?.removeEventListener("abort", onAbort);
-    };
-    function onAbort() {
-      if (settled) return;
-      finish();
-      reject(cancelledError(what, signal));
-    }
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    shared.then(
-      (value) => {
-        if (settled) return;
-        finish();
-        resolve(value);
-      },
-      (error) => {
-        if (settled) return;
-        finish();
-        reject(error);
-      },
-    );
-    if (!timed) return;
-    // Arming a timer may run pending microtasks (Deno's test harness does): re-check.
-    const armed = startTimer(() => {
-      if (settled) return;
-      finish();
-      reject(
-        new McpError(`${what} gave up waiting after ${timeout} ms (the refresh goes on)`, {
-          kind: "timeout",
-          reason: "request_timeout",
-        }),
-      );
-    }, timeout);
-    if (settled) armed.clear();
-    else timer = armed;
-  });
 }

@@ -1,7 +1,7 @@
 /**
- * Private: the client's credential methods (`authorized`, `handleCallback`, `setAuth`),
- * handed to the transport's own controls. `setAuth` reconnects as `reconnect()` does, and
- * starts doing so before the old credentials' login, abandoned, can close the client.
+ * Private: the client's credential methods (`authorized`, `handleCallback`, `login`,
+ * `setAuth`), handed to the transport's own controls. `login` and `setAuth` load their code
+ * (`_client_login.ts`) with the first call.
  *
  * @module
  */
@@ -58,46 +58,18 @@ export function authMethods(
         return Promise.reject(error);
       }
     },
-    async login(options) {
-      const http = transport as Partial<StreamableHttpTransport>;
-      if (typeof http.login !== "function") {
-        throw new McpError("The client's transport takes no OAuth credentials", {
-          kind: "auth",
-          reason: "oauth_not_configured",
-        });
-      }
-      if (options !== undefined && (typeof options !== "object" || options === null)) {
-        throw new TypeError("login: options must be an object");
-      }
-      const before = await cache.identity();
-      await http.login(options);
-      await cache.credentialsChanged(before);
-      // A client that gave up (its handshake met `needs_reauth`) connects again.
-      if (connection.status().state === "closed") await connection.reconnect();
-    },
-    async setAuth(auth, options) {
-      const http = transport as Partial<StreamableHttpTransport>;
-      if (typeof http.setAuth !== "function") {
-        throw new TypeError(
-          `setAuth: the ${transport.kind} transport takes no credentials`,
-        );
-      }
-      if (options !== undefined && (typeof options !== "object" || options === null)) {
-        throw new TypeError("setAuth: options must be an object");
-      }
-      const before = await cache.identity();
-      const open = connection.status().state !== "closed";
-      http.setAuth(auth, options); // checks the form: TypeError when it is not one
-      changed();
-      // At once: a login the old credentials left waiting is abandoned (its request fails
-      // with `authorization_abandoned`), and that failure must meet a stopped attempt, not a
-      // connect loop that would give up on it.
-      const reconnected = open ? connection.reconnect() : undefined;
-      reconnected?.catch(() => {});
-      // A new identity: the old one's private results are deleted before this returns.
-      await cache.credentialsChanged(before);
-      await reconnected;
-    },
+    // Logging in and new credentials load their code with the first call.
+    login: async (options) =>
+      await (await import("./_client_login.ts")).login(transport, cache, connection, options),
+    setAuth: async (auth, options) =>
+      await (await import("./_client_login.ts")).setAuth(
+        transport,
+        cache,
+        connection,
+        changed,
+        auth,
+        options,
+      ),
   };
 }
 

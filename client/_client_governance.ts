@@ -33,7 +33,7 @@ import { isObject } from "./_json.ts";
 import type { ListingMethods } from "./_client_lists.ts";
 import type { ClientCache } from "./changes/cache.ts";
 import { checkCaller, nonEmpty } from "./requests/_checks.ts";
-import { wireRef } from "./requests/requests.ts";
+import { wireRef } from "./requests/completion.ts";
 import type { CompletionRef } from "./shapes.ts";
 import type { McpClient, Tool, ToolResult, ToolViewOptions } from "./types.ts";
 

@@ -9,8 +9,7 @@ import type { Implementation } from "../protocol/meta.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { era, SUPPORTED_VERSIONS } from "../protocol/versions.ts";
 import type { Transport } from "../transports/transport.ts";
-import { memoryStore } from "../cache/memory.ts";
-import type { CacheStore } from "../cache/store.ts";
+import { type CacheStore, lazyStore } from "../cache/store.ts";
 import type { TraceHooks } from "../tracing/hooks.ts";
 import { GOVERNANCE_KEYS } from "../governance/check.ts";
 import { createGovernance } from "../governance/create.ts";
@@ -77,8 +76,13 @@ export interface ResolvedOptions {
   elicitationUrl: boolean;
   /** The most `input_required` rounds one call answers. */
   maxRounds: number;
-  /** The cache store (default: a memory store of this client's own). */
+  /**
+   * The cache store (default: a memory store of this client's own, whose code loads with its
+   * first operation).
+   */
   cache: CacheStore;
+  /** The store is the client's own (no `cache` option): it holds only what this client kept. */
+  ownCache: boolean;
   /** How long legacy listings without `listChanged` are kept. */
   legacyTtlMs: number;
   /** Where diagnostics go. */
@@ -155,7 +159,9 @@ function clientInfo(value: unknown): Implementation {
 }
 
 function cacheStore(value: unknown): CacheStore {
-  if (value === undefined) return memoryStore();
+  if (value === undefined) {
+    return lazyStore(async () => (await import("../cache/memory.ts")).memoryStore(), true);
+  }
   const methods = ["get", "set", "delete", "deletePrefix"];
   if (!isObject(value) || !methods.every((m) => typeof value[m] === "function")) {
     bad("cache", "must be a store (memoryStore(), denoKvStore(kv) or redisStore(command))");
@@ -227,6 +233,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     includeInstructions: flag("includeInstructions", options.includeInstructions),
     trusted: flag("trusted", options.trusted),
     cache: cacheStore(options.cache),
+    ownCache: options.cache === undefined,
     legacyTtlMs: legacyTtl(options.legacyTtlMs),
     warn: (message) => {
       try {

@@ -18,7 +18,7 @@
 
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
-import { delay } from "./_async.ts";
+import { backoffDelay, delay } from "./_async.ts";
 import { authMethods, withAuthStatus } from "./_client_auth.ts";
 import { type RawCallTool, withShaping } from "./shaping.ts";
 import { clientSpill } from "./shaping.ts";
@@ -28,24 +28,14 @@ import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
 import { inputContext } from "./requests/mrtr.ts";
 import { createNotificationHub } from "./changes/notifications.ts";
-import { createClientCache } from "./changes/cache.ts";
-import {
-  createSubscriptions,
-  type FollowedList,
-  type Subscriptions,
-} from "./changes/subscriptions.ts";
+import { lazyClientCache } from "./changes/_cache_lazy.ts";
+import type { FollowedList, Subscriptions } from "./changes/subscriptions.ts";
+import { lazySubscriptions } from "./changes/_subscriptions_lazy.ts";
 import { instructionsForLlm } from "./requests/instructions.ts";
+import { listAll, LISTS } from "./requests/pagination.ts";
 import type { TaskContext } from "./tasks/tasks.ts";
 import { routeToolCall } from "./tasks/route.ts";
-import {
-  checkOptions,
-  complete,
-  getPrompt,
-  notifyRootsChanged,
-  ping,
-  type Requester,
-  setLogLevel,
-} from "./requests/requests.ts";
+import { checkOptions, getPrompt, ping, type Requester, setLogLevel } from "./requests/requests.ts";
 import type { ClientOptions, McpClient } from "./types.ts";
 import type { ToolCallOptions } from "./request_options.ts";
 import { McpError } from "../protocol/errors.ts";
@@ -88,7 +78,7 @@ export function createClient(options: ClientOptions): McpClient {
   // An iterator made after close() (and before any reconnect()) is over at once.
   const hub = createNotificationHub(resolved.warn, () => connection.status().state === "closed");
   // Reaches the connection only once it exists (its events and the client's calls come later).
-  const subs: Subscriptions = createSubscriptions({
+  const subs: Subscriptions = lazySubscriptions({
     connection: {
       request: (method, params, opts) => request(method, params, opts),
       stream: (method, params, opts) => connection.stream(method, params, opts),
@@ -97,8 +87,10 @@ export function createClient(options: ClientOptions): McpClient {
       status: () => connection.status(),
     },
     requestTimeout: resolved.requestTimeout,
-    backoff: resolved.reconnect,
-    random: resolved.random,
+    reopenDelay: (attempt) =>
+      resolved.reconnect === false
+        ? 1_000
+        : backoffDelay(attempt, resolved.reconnect, resolved.random),
     warn: resolved.warn,
     capabilities: () => requester.input?.capabilities() ?? {},
   });
@@ -152,8 +144,9 @@ export function createClient(options: ClientOptions): McpClient {
     follow: (taskId) => subs.followTask(taskId),
     callers: resolved.taskCallers,
   };
-  const cache = createClientCache({
+  const cache = lazyClientCache({
     store: resolved.cache,
+    ownStore: resolved.ownCache,
     legacyTtlMs: resolved.legacyTtlMs,
     requester,
     transport: resolved.transport,
@@ -165,6 +158,7 @@ export function createClient(options: ClientOptions): McpClient {
       }
     },
     waitTimeout: resolved.requestTimeout,
+    pages: { listAll, LISTS },
   });
   const close = () => connection.close();
   const following = <T>(lists: readonly FollowedList[], result: T): T => {
@@ -232,9 +226,11 @@ export function createClient(options: ClientOptions): McpClient {
       await (await import("./tasks/tasks.ts")).cancelTask(tasks, task, options),
     getPrompt: (name, args, options) => getPrompt(requester, name, args, options),
     readResource: (uri, options) => cache.readResource(uri, options),
-    complete: (ref, argument, options) => complete(requester, ref, argument, options),
-    notifyRootsChanged: () =>
-      notifyRootsChanged(
+    // Completions and the roots' news load with their first call.
+    complete: async (ref, argument, options) =>
+      await (await import("./requests/completion.ts")).complete(requester, ref, argument, options),
+    notifyRootsChanged: async () =>
+      await (await import("./requests/roots.ts")).notifyRootsChanged(
         requester,
         typeof resolved.handler?.listRoots === "function",
         undefined,

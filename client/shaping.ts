@@ -20,40 +20,32 @@
 
 import type { Task } from "../protocol/tasks.ts";
 import { McpError } from "../protocol/errors.ts";
-import { type CacheTarget, localName } from "../cache/digest.ts";
+import type { CacheTarget } from "../cache/digest.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { checkMaxChars, DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from "../governance/shape_names.ts";
 import type { ShapedResult, SpillConfig } from "../governance/shape.ts";
-import type { CacheStore } from "../cache/store.ts";
+import { type CacheStore, lazyStore } from "../cache/store.ts";
 import { isObject } from "./_json.ts";
 
 export type { SpillConfig } from "../governance/shape.ts";
+import type {
+  RawCallTool,
+  ShapeSettings,
+  ShapingCallTool,
+  ShapingContext,
+  ShapingKit,
+} from "./_shaping_types.ts";
+export type {
+  RawCallTool,
+  ShapeSettings,
+  ShapingCallTool,
+  ShapingContext,
+  ShapingKit,
+} from "./_shaping_types.ts";
 import { bad } from "./_option_checks.ts";
 import type { ReadResultOptions, ShapeCallOptions, ToolCallOptions } from "./request_options.ts";
 import type { Tool, ToolResult } from "./shapes.ts";
 import type { McpClient } from "./api.ts";
-
-/** The client's `callTool` before shaping. */
-export type RawCallTool = (
-  name: string,
-  args: Record<string, unknown> | undefined,
-  options?: ToolCallOptions,
-) => Promise<ToolResult | Task>;
-
-/** `callTool` with shaping: a shaped call resolves with a {@linkcode ShapedResult}. */
-export type ShapingCallTool = (
-  name: string,
-  args: Record<string, unknown> | undefined,
-  options?: ToolCallOptions & Partial<ShapeCallOptions>,
-) => Promise<ToolResult | Task | ShapedResult>;
-
-/** The checked `shape` option of a client or hub. */
-export interface ShapeSettings {
-  /** The default budget. */
-  maxChars: number;
-  /** Where results over budget are kept (absent: they are cut). */
-  spill?: SpillConfig;
-}
 
 /** A tool's own budget: its `_meta["anthropic/maxResultSizeChars"]` (at most 500 000). */
 export const MAX_TOOL_BUDGET = 500_000;
@@ -77,7 +69,7 @@ let ownStore: (() => CacheStore) | undefined;
 export function checkSpill(value: unknown, where: string): SpillConfig | undefined {
   if (value === undefined || value === false) return undefined;
   const defaults = { ttlMs: 60 * 60 * 1000, maxBytes: 64 * 1024 * 1024 };
-  if (value === true) return { store: lazyStore(), ...defaults };
+  if (value === true) return { store: ownSpillStore(), ...defaults };
   if (isStore(value)) return { store: value, ...defaults };
   if (!isObject(value)) {
     throw new TypeError(`${where} must be true, false, a store or { store, ttlMs, maxBytes }`);
@@ -93,7 +85,7 @@ export function checkSpill(value: unknown, where: string): SpillConfig | undefin
     }
   }
   return {
-    store: (value.store as CacheStore | undefined) ?? lazyStore(),
+    store: (value.store as CacheStore | undefined) ?? ownSpillStore(),
     ttlMs: (value.ttlMs as number | undefined) ?? defaults.ttlMs,
     maxBytes: (value.maxBytes as number | undefined) ?? defaults.maxBytes,
   };
@@ -103,20 +95,15 @@ export function checkSpill(value: unknown, where: string): SpillConfig | undefin
  * A store that becomes a memory store of its own (`ownMemoryStore`) on first use, so
  * `spill: true` loads nothing until a result spills.
  */
-function lazyStore(): CacheStore {
-  let inner: Promise<CacheStore> | undefined;
-  const get = () =>
-    inner ??= import("./spill.ts").then((m) => {
-      ownStore ??= m.ownMemoryStore;
-      return ownStore();
-    });
-  return {
-    evicts: true,
-    get: (key) => get().then((s) => s.get(key)),
-    set: (key, value, ttl) => get().then((s) => s.set(key, value, ttl)),
-    delete: (key) => get().then((s) => s.delete(key)),
-    deletePrefix: (prefix) => get().then((s) => s.deletePrefix(prefix)),
-  };
+function ownSpillStore(): CacheStore {
+  return lazyStore(
+    () =>
+      import("./spill.ts").then((m) => {
+        ownStore ??= m.ownMemoryStore;
+        return ownStore();
+      }),
+    true,
+  );
 }
 
 /**
@@ -140,16 +127,6 @@ export function shapeDefaults(value: unknown, where = "createClient"): ShapeSett
   const maxChars = checkMaxChars(value.maxChars, `${where}: option "shape" has a maxChars that`);
   const spill = checkSpill(value.spill, `${where}: option "shape.spill"`);
   return spill === undefined ? { maxChars } : { maxChars, spill };
-}
-
-/** What shaping needs besides the defaults: who the caller is, and each tool's budget. */
-export interface ShapingContext {
-  /** The owner of results spilled for `principal` (a digest of the caller's identity). */
-  owner(principal: string | undefined, name: string): Promise<string>;
-  /** A tool's own budget (`_meta["anthropic/maxResultSizeChars"]`), when known. */
-  budgetOf?(name: string): number | undefined;
-  /** Notes a per-call store, so `readResult` looks in it too. */
-  used?(config: SpillConfig): void;
 }
 
 /**
@@ -185,6 +162,7 @@ export function withShaping(
   // `spill: true` on a call of a client without a spill default: one memory store of its own.
   let own: SpillConfig | undefined;
   const ownSpill = () => own ??= checkSpill(true, "spill")!;
+  const kit: ShapingKit = { call, defaults, ownSpill, context, isStore, checkMaxChars };
   return (name, args, options) => {
     if (
       !isObject(options) ||
@@ -192,68 +170,18 @@ export function withShaping(
     ) {
       return call(name, args, options);
     }
-    return shaped(call, defaults, ownSpill, context, name, args, options);
+    return shapedLater(kit, name, args, options);
   };
 }
 
-async function shaped(
-  call: RawCallTool,
-  defaults: ShapeSettings,
-  ownSpill: () => SpillConfig,
-  context: ShapingContext | undefined,
+/** A shaped call: the code that shapes loads with the first one. */
+async function shapedLater(
+  kit: ShapingKit,
   name: string,
   args: Record<string, unknown> | undefined,
   options: ToolCallOptions & Partial<ShapeCallOptions>,
 ): Promise<ToolResult | Task | ShapedResult> {
-  const { shape, maxChars, spill: perCall, ...rest } = options;
-  if (shape === undefined && maxChars === undefined && perCall === undefined) {
-    return await call(name, args, rest);
-  }
-  if (shape !== "llm") {
-    throw new TypeError(
-      shape === undefined
-        ? `option "${maxChars !== undefined ? "maxChars" : "spill"}" goes with shape: "llm"`
-        : 'option "shape" must be "llm"',
-    );
-  }
-  let spill = defaults.spill;
-  if (perCall !== undefined) {
-    if (perCall !== true && perCall !== false && !isStore(perCall)) {
-      throw new TypeError('option "spill" must be true, false or a store');
-    }
-    if (perCall === false) spill = undefined;
-    else if (perCall !== true) spill = { ...(spill ?? ownSpill()), store: perCall };
-    else spill ??= ownSpill();
-  }
-  if (spill !== undefined && context === undefined) {
-    throw new TypeError('option "spill" needs a client or hub (use their callTool)');
-  }
-  if (rest.task === "return") {
-    throw new TypeError(
-      'option "shape" cannot go with task: "return" (the call may resolve with a task): ' +
-        'shape the result of awaitTask() with shapeResult(), or use task: "await"',
-    );
-  }
-  const budget = maxChars === undefined
-    ? (context?.budgetOf?.(name) ?? defaults.maxChars)
-    : checkMaxChars(maxChars);
-  // Without task: "return" the call resolves with a result (a task is awaited to its end).
-  const result = await call(name, args, rest);
-  if (spill === undefined) {
-    // The shaping code is loaded by the first shaped call, not by the client.
-    const { shapeResult } = await import("../governance/shape.ts");
-    return shapeResult(result as ToolResult, { maxChars: budget });
-  }
-  const { spillResult, spillStoreOf } = await import("./spill.ts");
-  context!.used?.(spill);
-  const owner = await context!.owner(rest.principal, name);
-  return await spillResult(
-    result as ToolResult,
-    budget,
-    spillStoreOf(spill),
-    owner,
-    spill.ttlMs,
-  );
+  return await (await import("./_shaped.ts")).shaped(kit, name, args, options);
 }
 
 /** What a client's spilling gives it. */
@@ -283,12 +211,9 @@ export function clientSpill(
   tools: () => Tool[],
 ): ClientSpill {
   let unnamed = crypto.randomUUID();
-  const target = (): Promise<CacheTarget> =>
-    transport.cacheTarget?.() ??
-      Promise.resolve({ server: localName(transport), identity: "local" });
   const owner = async (principal: string | undefined) => {
-    const { spillOwner } = await import("./spill.ts");
-    return spillOwner(await target(), unnamed, principal);
+    const { spillOwner, spillTarget } = await import("./spill.ts");
+    return spillOwner(await spillTarget(transport), unnamed, principal);
   };
   const perCall: SpillConfig[] = [];
   return {

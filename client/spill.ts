@@ -11,7 +11,7 @@
  * @module
  */
 
-import { type CacheTarget, canonicalJson, digest } from "../cache/digest.ts";
+import { type CacheTarget, canonicalJson, digest, localName } from "../cache/digest.ts";
 import { memoryStore } from "../cache/memory.ts";
 import { createSpillStore, newHandle, type SpillStore } from "../cache/spill_store.ts";
 import type { CacheStore } from "../cache/store.ts";
@@ -49,6 +49,20 @@ export function spillOwner(
   return digest(
     canonicalJson(["spill", target.server, target.identity ?? unnamed, principal ?? null]),
   );
+}
+
+/**
+ * What names a client's server and credentials for its spills: the transport's cache
+ * target, or this transport object's own name with a local identity.
+ *
+ * @param transport The client's transport.
+ * @returns The target.
+ */
+export function spillTarget(
+  transport: { cacheTarget?(): Promise<CacheTarget> },
+): Promise<CacheTarget> {
+  return transport.cacheTarget?.() ??
+    Promise.resolve({ server: localName(transport), identity: "local" });
 }
 
 /**

@@ -12,7 +12,6 @@ import type { JsonObject, JsonRpcId } from "../../protocol/jsonrpc.ts";
 import { META_CLIENT_CAPABILITIES, META_SUBSCRIPTION_ID } from "../../protocol/meta.ts";
 import { withTasksExtension } from "../../protocol/tasks.ts";
 import { clearTimer, startTimer, type Timer } from "../../clock/timer.ts";
-import { backoffDelay } from "../_async.ts";
 import { subscriptionsNotSupported } from "../_errors.ts";
 import { isObject } from "../_json.ts";
 import type { Listen, ListenDeps, ListenFilter, Listens, ListFlag } from "./_listen_types.ts";
@@ -211,7 +210,7 @@ export function createListens(deps: ListenDeps): Listens {
       return;
     }
     reopens++;
-    const wait = deps.backoff === false ? 1_000 : backoffDelay(reopens, deps.backoff, deps.random);
+    const wait = deps.reopenDelay(reopens);
     reopenTimer = startTimer(() => {
       reopenTimer = undefined;
       if (closed || !wanted() || connection.status().state !== "ready") return;

@@ -27,8 +27,7 @@ import type { Listen, ListenDeps, Listens } from "./_listen_types.ts";
  *   connection: { stream: () => Promise.resolve(), status: () => ({ state: "idle" }) },
  *   filter: () => ({ uris: [], lists: [] }),
  *   requestTimeout: 1000,
- *   backoff: false,
- *   random: Math.random,
+ *   reopenDelay: () => 1000,
  *   warn: () => {},
  * } as unknown as Parameters<typeof lazyListens>[0]);
  * const routed = listens.route({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });

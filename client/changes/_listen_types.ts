@@ -7,17 +7,17 @@
 
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
-import type { Backoff } from "../_async.ts";
 import type { Connection } from "../connection/connection.ts";
 
 /** The client's settings the subscriptions use. */
 export interface ListenSettings {
   /** The default wait for the connection and for an acknowledgment. */
   requestTimeout: number;
-  /** The delays between reopenings of a dropped listen (`false`: one second). */
-  backoff: Backoff | false;
-  /** The jitter source. */
-  random(): number;
+  /**
+   * How long to wait before opening a dropped listen again for the `attempt`th time (from
+   * 1): the client's reconnect backoff, one second without one.
+   */
+  reopenDelay(attempt: number): number;
   /** Diagnostics. */
   warn(message: string): void;
 }

@@ -14,11 +14,11 @@ import { createResultCache, policyOf } from "../../cache/result_cache.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { follow } from "../_async.ts";
+import { follow } from "./_follow.ts";
 import { isObject } from "../_json.ts";
 import { checkCallOptions, nonEmpty, requestOptions } from "../requests/_checks.ts";
 import { fromRetry } from "../requests/mrtr.ts";
-import { listAll, type ListKind, LISTS } from "../requests/pagination.ts";
+import type { listAll, ListKind, LISTS } from "../requests/pagination.ts";
 import { checkOptions, readResource, type Requester } from "../requests/requests.ts";
 import type { ListAllOptions, ReadResourceOptions, ReadResourceResult, Tool } from "../types.ts";
 
@@ -36,6 +36,12 @@ export interface ClientCacheDeps {
   capabilities(): Record<string, unknown> | undefined;
   /** How long a caller without its own `timeout` waits for a shared load. */
   waitTimeout: number;
+  /**
+   * Pagination (`requests/pagination.ts`), handed over by the client rather than imported:
+   * a bundle that loads this cache on first use then shares no module with it but those it
+   * shares with the rest of the lazy code.
+   */
+  pages: { listAll: typeof listAll; LISTS: typeof LISTS };
 }
 
 /** The client's cache. */
@@ -87,6 +93,7 @@ function flag(options: Record<string, unknown>, key: string): boolean {
  */
 export function createClientCache(deps: ClientCacheDeps): ClientCache {
   const { requester, transport } = deps;
+  const { listAll, LISTS } = deps.pages;
   const results = createResultCache({
     store: deps.store,
     target: () =>

@@ -15,7 +15,7 @@ import type { JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { TASKS_EXTENSION } from "../../protocol/tasks.ts";
-import { follow } from "../_async.ts";
+import { follow } from "./_follow.ts";
 import { checkOptions, nonEmpty } from "../requests/_checks.ts";
 import { subscriptionsNotSupported } from "../_errors.ts";
 import { isObject } from "../_json.ts";
@@ -90,12 +90,16 @@ function declaresListChanged(capabilities: Record<string, unknown>, list: Follow
  * Creates the subscriptions of a client.
  *
  * @param deps The connection and settings.
+ * @param following The lists already followed (by the shell that loaded these).
  * @returns The subscriptions.
  */
-export function createSubscriptions(deps: SubscriptionDeps): Subscriptions {
+export function createSubscriptions(
+  deps: SubscriptionDeps,
+  following: readonly FollowedList[] = [],
+): Subscriptions {
   const { connection, warn } = deps;
   const uris = new Set<string>();
-  const followed = new Set<FollowedList>();
+  const followed = new Set<FollowedList>(following);
   /** The list changes to ask for: followed, and declared by the ready modern server. */
   const lists = (): ListFlag[] => {
     if (followed.size === 0 || connection.status().state !== "ready") return [];

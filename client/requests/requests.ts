@@ -5,7 +5,6 @@
  * @module
  */
 
-import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../../protocol/meta.ts";
 import { checkCallOptions, checkOptions, invalid, nonEmpty, requestOptions } from "./_checks.ts";
@@ -15,10 +14,6 @@ import { contentProblem } from "../content.ts";
 import type { Requester } from "./_requester.ts";
 import type {
   CallOptions,
-  CompleteOptions,
-  CompleteResult,
-  CompletionArgument,
-  CompletionRef,
   GetPromptResult,
   ReadResourceResult,
   RequestOptions,
@@ -157,65 +152,6 @@ export async function readResource(
 }
 
 /**
- * A completion reference as it goes on the wire (the short forms spelled out).
- *
- * @param ref `{ prompt }`, `{ resource }` or a wire reference.
- * @returns The wire reference.
- * @throws {TypeError} For anything else.
- */
-export function wireRef(ref: CompletionRef): JsonObject {
-  const given: unknown = ref;
-  if (isObject(given)) {
-    if (typeof given.prompt === "string") return { type: "ref/prompt", name: given.prompt };
-    if (typeof given.resource === "string") return { type: "ref/resource", uri: given.resource };
-    if (typeof given.type === "string") return given;
-  }
-  throw new TypeError(
-    "ref must be { prompt: name }, { resource: uriTemplate } or a wire reference",
-  );
-}
-
-function wireArgument(argument: CompletionArgument): JsonObject {
-  const [name, value] = Array.isArray(argument)
-    ? argument
-    : isObject(argument)
-    ? [argument.name, argument.value]
-    : [undefined, undefined];
-  if (typeof name !== "string" || typeof value !== "string") {
-    throw new TypeError("argument must be [name, value] or { name, value } with strings");
-  }
-  return { name, value };
-}
-
-/**
- * Asks for completions.
- *
- * @param requester The connection.
- * @param ref What is completed.
- * @param argument The argument and its partial value.
- * @param options Request options and `context`.
- */
-export async function complete(
-  requester: Requester,
-  ref: CompletionRef,
-  argument: CompletionArgument,
-  options?: CompleteOptions,
-): Promise<CompleteResult> {
-  const opts = checkOptions(options, ["context"]);
-  const params: JsonObject = { ref: wireRef(ref), argument: wireArgument(argument) };
-  if (opts.context !== undefined) {
-    if (!isObject(opts.context)) throw new TypeError('option "context" must be an object');
-    params.context = opts.context;
-  }
-  const result = await requester.request("completion/complete", params, requestOptions(opts));
-  const completion = result.completion;
-  if (!isObject(completion) || !Array.isArray(completion.values)) {
-    throw invalid("completion/complete", "completion.values is not an array");
-  }
-  return result as CompleteResult;
-}
-
-/**
  * Checks that the server answers: a legacy `ping`, or `server/discover` for a modern server.
  *
  * @param requester The connection.
@@ -251,51 +187,4 @@ export async function setLogLevel(
     });
   }
   requester.setLogLevel(level);
-}
-
-/**
- * Tells a legacy server that the client's roots changed (`notifications/roots/list_changed`);
- * it will then ask for them again with `roots/list`. Waits for the connection to be ready.
- *
- * @param requester The connection.
- * @param hasRoots Whether the client's handler implements `listRoots`.
- * @param options Request options (`timeout` bounds the wait for ready).
- * @param declared Whether the client declared `roots.listChanged` (default `true`).
- * @throws {McpError} Kind `protocol` in the modern era (which has no such notification),
- * without a `listRoots` handler, or when the client declared no `roots.listChanged`.
- */
-export async function notifyRootsChanged(
-  requester: Requester,
-  hasRoots: boolean,
-  options?: RequestOptions,
-  declared = true,
-): Promise<void> {
-  const opts = checkOptions(options);
-  if (!hasRoots) {
-    throw new McpError("notifyRootsChanged needs a handler with listRoots", {
-      kind: "protocol",
-      reason: "roots_not_supported",
-    });
-  }
-  if (!declared) {
-    throw new McpError(
-      "notifyRootsChanged: the client declared no roots.listChanged (rootsListChanged: false)",
-      { kind: "protocol", reason: "roots_list_changed_not_declared" },
-    );
-  }
-  await requester.ready(opts.timeout);
-  if (requester.era() !== "legacy") {
-    throw new McpError(
-      "The modern era has no notifications/roots/list_changed: servers ask for roots with " +
-        "each request that needs them",
-      { kind: "protocol", reason: "roots_list_changed_not_modern" },
-    );
-  }
-  if (requester.notify === undefined) {
-    throw new McpError("This connection cannot send notifications", {
-      kind: "unavailable",
-      reason: "not_ready",
-    });
-  }
-  await requester.notify("notifications/roots/list_changed");
 }

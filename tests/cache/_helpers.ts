@@ -3,6 +3,7 @@
 import { memoryStore } from "../../cache/memory.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { type ClientCache, createClientCache } from "../../client/changes/cache.ts";
+import { listAll, LISTS } from "../../client/requests/pagination.ts";
 import type { Requester } from "../../client/requests/requests.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import type { Transport } from "../../transports/transport.ts";
@@ -59,6 +60,7 @@ export function cacheOver(
     transport,
     capabilities: () => ({ tools: { listChanged: options.listChanged ?? false } }),
     waitTimeout: 60_000,
+    pages: { listAll, LISTS },
   });
 }
 

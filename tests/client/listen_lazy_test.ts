@@ -37,8 +37,7 @@ function harness(filter: ListenFilter) {
     },
     filter: () => filter,
     requestTimeout: 1_000,
-    backoff: false,
-    random: Math.random,
+    reopenDelay: () => 1_000,
     warn: (message: string) => warnings.push(message),
   } as unknown as ListenDeps;
   return { listens: lazyListens(deps), opened, warnings };

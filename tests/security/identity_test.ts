@@ -3,6 +3,7 @@
 // configuration in a server's key), and `setAuth` during an OAuth login.
 import { memoryStore } from "../../cache/memory.ts";
 import { createClientCache } from "../../client/changes/cache.ts";
+import { listAll, LISTS } from "../../client/requests/pagination.ts";
 import type { Transport } from "../../transports/transport.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { redisStore } from "../../cache/redis.ts";
@@ -75,6 +76,7 @@ test("item 14: a listing that arrives after new credentials is not kept for the 
     transport,
     capabilities: () => ({ tools: { listChanged: false } }),
     waitTimeout: 60_000,
+    pages: { listAll, LISTS },
   });
   const listing = cache.listAll("tools");
   await sent;
