@@ -10,7 +10,7 @@
  * @module
  */
 
-import { digest } from "../cache/digest.ts";
+import { nameDigest } from "./_digest.ts";
 import type { CatalogueStore } from "./_stored.ts";
 import { checkIndexData, StoredIndexError } from "./_postings.ts";
 import { TERMS_VERSION } from "./_terms.ts";
@@ -75,7 +75,7 @@ export function indexDigest(
       print ?? JSON.stringify([tool.title ?? null, tool.description ?? null, tool.inputSchema])
     }`;
   }
-  return digest(text);
+  return nameDigest(text);
 }
 
 /**

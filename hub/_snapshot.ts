@@ -17,7 +17,7 @@
  * @module
  */
 
-import { digest } from "../cache/digest.ts";
+import { nameDigest } from "./_digest.ts";
 import { isToolName, MAX_STORED_TOOLS, type StoredCatalogue } from "./_stored_check.ts";
 
 /** One server in a snapshot, in the hub's order. */
@@ -87,7 +87,7 @@ export async function snapshotName(
   }
   // Plain data: its JSON is the same text for the same entries in the same order (a config
   // written in another order names another snapshot, which is then made again).
-  return await digest(JSON.stringify([FORMAT, entries]));
+  return await nameDigest(JSON.stringify([FORMAT, entries]));
 }
 
 /**

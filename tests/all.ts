@@ -115,6 +115,7 @@ import "./hub/lazy_listing_test.ts";
 import "./hub/stored_catalogue_test.ts";
 import "./hub/stored_index_test.ts";
 import "./hub/snapshot_test.ts";
+import "./hub/digest_test.ts";
 import "./hub/names_test.ts";
 import "./interop/everything_http_test.ts";
 import "./interop/everything_input_test.ts";
