@@ -83,17 +83,24 @@ export function mergeNamed<T extends { name: string }>(
   const counts = new Map<string, number>();
   const collisions: HubCollision[] = [];
   const items: T[] = [];
-  // Every wanted name first, so a later server cannot take an earlier one's `_2`.
+  // Every wanted name first, so a later server cannot take an earlier one's `_2` (each
+  // made once, and taken again in the same order below).
   const wanted = new Set<string>();
+  const names: string[] = [];
   for (const { server, items: list } of listings) {
-    for (const item of list) wanted.add(hubName(naming, server, item.name));
+    for (const item of list) {
+      const name = hubName(naming, server, item.name);
+      names.push(name);
+      wanted.add(name);
+    }
   }
   // Without earlier names, no item has one to keep: none is counted or looked up.
   const earlier = given.size > 0;
+  let at = 0;
   for (const { server, items: list } of listings) {
     for (const item of list) {
       const key = earlier ? nth(counts, server, item.name) : "";
-      const name = hubName(naming, server, item.name);
+      const name = names[at++];
       let resolved = earlier ? named.get(key) : undefined;
       if (resolved === undefined) {
         resolved = name;

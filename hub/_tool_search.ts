@@ -84,10 +84,14 @@ export function createToolSearch(deps: ToolSearchDeps): ToolSearch {
       server: servers[i],
       items: server.names.map((own) => ({ name: own }) as Tool),
     }));
-    const entries = catalogue.adopt(listings).map((tool): IndexedTool => {
-      const route = catalogue.toolRoute(tool.name);
-      return { tool, server: route?.server, original: route?.name };
-    });
+    // The merged tools come in the listings' order, one for each name: each one's route is
+    // its server and own name (no route looked up again).
+    const merged = catalogue.adopt(listings);
+    const entries: IndexedTool[] = [];
+    let at = 0;
+    for (const { server, items } of listings) {
+      for (const item of items) entries.push({ tool: merged[at++], server, original: item.name });
+    }
     kept = signature(snapshot.index, snapshot.servers);
     return read = { snapshot, entries };
   };
