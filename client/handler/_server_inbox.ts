@@ -1,6 +1,7 @@
 /**
- * The legacy era's server-to-client requests on one link: `ping` is answered at once;
- * `sampling/createMessage`, `elicitation/create` and `roots/list` go to the handler when the
+ * The body of the legacy era's inbox of server-to-client requests on one link, loaded with
+ * the first request a server sends but `ping` (`server_requests.ts` is its stand-in, which
+ * answers `ping` and drops what a modern server or a closed link sends): `sampling/createMessage`, `elicitation/create` and `roots/list` go to the handler when the
  * client declared the capability (else `-32601`, or `-32602` for an undeclared mode or
  * option); anything else gets `-32601`. Each request's handler sees a signal that aborts when
  * the server cancels the request (`notifications/cancelled`) or the link ends, and then no
@@ -16,37 +17,13 @@ import { META_RELATED_TASK } from "../../protocol/tasks.ts";
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
-  JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
-import { type Era, era as eraOf } from "../../protocol/versions.ts";
+import { era as eraOf } from "../../protocol/versions.ts";
 import { capabilitiesFor } from "./capabilities.ts";
 import { isObject } from "../_json.ts";
-import type { ResolvedOptions } from "../_resolve_options.ts";
-import { counted } from "../../transports/census.ts";
-
-/** What the inbox of one link needs. */
-export interface ServerRequestsOptions {
-  /** The client's options: the handler, what it declares, the versions, diagnostics. */
-  options: ResolvedOptions;
-  /** The negotiated protocol, once known. */
-  protocol(): { era: Era; version: string } | undefined;
-  /** Sends an answer on the link. */
-  respond(response: JsonRpcResponse): Promise<void>;
-  /** Aborted when the link is done: every handler still running is aborted. */
-  signal: AbortSignal;
-}
-
-/** The inbox of one link. */
-export interface ServerRequests {
-  /** Answers a request of the server (in the background). */
-  request(request: JsonRpcRequest): void;
-  /** Sees every notification of the server (for `notifications/cancelled`). */
-  notification(notification: JsonRpcNotification): void;
-  /** How many requests are being answered now. */
-  pending(): number;
-}
+import type { ServerRequests, ServerRequestsOptions } from "./server_requests.ts";
 
 function keyOf(id: JsonRpcId): string {
   return `${typeof id}:${String(id)}`;
@@ -57,21 +34,18 @@ function describe(error: unknown): string {
 }
 
 /**
- * Creates the inbox of one link.
+ * The body of the inbox of one link: what answers the requests the stand-in hands over.
  *
  * @param config The client's options, the link's protocol and its `respond`.
+ * @param send Sends an answer (reporting a failure to send).
  * @returns The inbox.
  */
-export function createServerRequests(config: ServerRequestsOptions): ServerRequests {
+export function serverInbox(
+  config: ServerRequestsOptions,
+  send: (response: JsonRpcResponse) => void,
+): ServerRequests {
   const { options } = config;
   const running = new Map<string, AbortController>();
-  counted("server_requests.running", () => running.size);
-
-  const send = (response: JsonRpcResponse) => {
-    config.respond(response).catch((error) =>
-      options.warn(`Could not answer the server's request ${String(response.id)}: ${error}`)
-    );
-  };
   const fail = (id: JsonRpcId, error: JsonRpcErrorObject) => send({ jsonrpc: "2.0", id, error });
 
   const legacyVersion = (): string =>
@@ -129,11 +103,6 @@ export function createServerRequests(config: ServerRequestsOptions): ServerReque
 
   return {
     request(request) {
-      if (config.protocol()?.era === "modern") {
-        options.warn(`Ignored a ${request.method} request from a modern server (not allowed)`);
-        return;
-      }
-      if (request.method === "ping") return send({ jsonrpc: "2.0", id: request.id, result: {} });
       if (config.signal.aborted) return;
       answer(request).catch((error) =>
         options.warn(`Could not answer the server's ${request.method}: ${describe(error)}`)
