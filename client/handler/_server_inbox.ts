@@ -20,10 +20,9 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
-import { era as eraOf } from "../../protocol/versions.ts";
-import { capabilitiesFor } from "./capabilities.ts";
 import { isObject } from "../_json.ts";
 import type { ServerRequests, ServerRequestsOptions } from "./server_requests.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
 
 function keyOf(id: JsonRpcId): string {
   return `${typeof id}:${String(id)}`;
@@ -38,24 +37,23 @@ function describe(error: unknown): string {
  *
  * @param config The client's options, the link's protocol and its `respond`.
  * @param send Sends an answer (reporting a failure to send).
+ * @param protocol The link's legacy version and what the client declares at it (the
+ *   stand-in's, so this body imports neither the versions nor the capabilities).
  * @returns The inbox.
  */
 export function serverInbox(
   config: ServerRequestsOptions,
   send: (response: JsonRpcResponse) => void,
+  protocol: () => { version: string; declared: JsonObject },
 ): ServerRequests {
   const { options } = config;
   const running = new Map<string, AbortController>();
   const fail = (id: JsonRpcId, error: JsonRpcErrorObject) => send({ jsonrpc: "2.0", id, error });
 
-  const legacyVersion = (): string =>
-    options.versions.find((version) => eraOf(version) === "legacy") ?? "2025-11-25";
-
   const answer = async (request: JsonRpcRequest) => {
     const { id, method } = request;
     const params = isObject(request.params) ? request.params : {};
-    const version = config.protocol()?.version ?? legacyVersion();
-    const declared = capabilitiesFor(options, "legacy", version);
+    const { version, declared } = protocol();
     // Counted as running at once, so a cancellation sent while the answer's code loads holds.
     const controller = new AbortController();
     const key = keyOf(id);

@@ -22,7 +22,8 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
-import type { Era } from "../../protocol/versions.ts";
+import { type Era, era as eraOf } from "../../protocol/versions.ts";
+import { capabilitiesFor } from "./capabilities.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 import { counted } from "../../transports/census.ts";
 
@@ -61,6 +62,12 @@ export function createServerRequests(config: ServerRequestsOptions): ServerReque
       options.warn(`Could not answer the server's request ${String(response.id)}: ${error}`)
     );
   };
+  // The link's version (a legacy one until negotiated) and what the client declares at it.
+  const legacy = () => {
+    const version = config.protocol()?.version ??
+      options.versions.find((version) => eraOf(version) === "legacy") ?? "2025-11-25";
+    return { version, declared: capabilitiesFor(options, "legacy", version) };
+  };
   let inbox: ServerRequests | undefined;
   let loading: Promise<void> | undefined;
   // What arrived while the inbox loads, handed over in order once it is in.
@@ -68,7 +75,7 @@ export function createServerRequests(config: ServerRequestsOptions): ServerReque
   let waiting = 0; // the requests among them
   const load = () =>
     loading ??= import("./_server_inbox.ts").then(({ serverInbox }) => {
-      const made = serverInbox(config, send);
+      const made = serverInbox(config, send, legacy);
       const handOver = queued;
       queued = [];
       waiting = 0;
