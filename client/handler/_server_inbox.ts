@@ -15,6 +15,7 @@ import { isMcpError } from "../../protocol/errors.ts";
 import type { HandlerContext } from "../../protocol/capabilities.ts";
 import { META_RELATED_TASK } from "../../protocol/tasks.ts";
 import type {
+  JsonObject,
   JsonRpcErrorObject,
   JsonRpcId,
   JsonRpcRequest,
@@ -22,7 +23,6 @@ import type {
 } from "../../protocol/jsonrpc.ts";
 import { isObject } from "../_json.ts";
 import type { ServerRequests, ServerRequestsOptions } from "./server_requests.ts";
-import type { JsonObject } from "../../protocol/jsonrpc.ts";
 
 function keyOf(id: JsonRpcId): string {
   return `${typeof id}:${String(id)}`;
