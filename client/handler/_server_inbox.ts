@@ -18,11 +18,35 @@ import type {
   JsonObject,
   JsonRpcErrorObject,
   JsonRpcId,
+  JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
 import { isObject } from "../_json.ts";
-import type { ServerRequests, ServerRequestsOptions } from "./server_requests.ts";
+import type { Era } from "../../protocol/versions.ts";
+import type { ResolvedOptions } from "../_resolve_options.ts";
+
+/** What the inbox of one link needs. */
+export interface ServerRequestsOptions {
+  /** The client's options: the handler, what it declares, the versions, diagnostics. */
+  options: ResolvedOptions;
+  /** The negotiated protocol, once known. */
+  protocol(): { era: Era; version: string } | undefined;
+  /** Sends an answer on the link. */
+  respond(response: JsonRpcResponse): Promise<void>;
+  /** Aborted when the link is done: every handler still running is aborted. */
+  signal: AbortSignal;
+}
+
+/** The inbox of one link. */
+export interface ServerRequests {
+  /** Answers a request of the server (in the background). */
+  request(request: JsonRpcRequest): void;
+  /** Sees every notification of the server (for `notifications/cancelled`). */
+  notification(notification: JsonRpcNotification): void;
+  /** How many requests are being answered now. */
+  pending(): number;
+}
 
 function keyOf(id: JsonRpcId): string {
   return `${typeof id}:${String(id)}`;

@@ -22,32 +22,12 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
-import { type Era, era as eraOf } from "../../protocol/versions.ts";
+import { era as eraOf } from "../../protocol/versions.ts";
 import { capabilitiesFor } from "./capabilities.ts";
-import type { ResolvedOptions } from "../_resolve_options.ts";
 import { counted } from "../../transports/census.ts";
+import type { ServerRequests, ServerRequestsOptions } from "./_server_inbox.ts";
 
-/** What the inbox of one link needs. */
-export interface ServerRequestsOptions {
-  /** The client's options: the handler, what it declares, the versions, diagnostics. */
-  options: ResolvedOptions;
-  /** The negotiated protocol, once known. */
-  protocol(): { era: Era; version: string } | undefined;
-  /** Sends an answer on the link. */
-  respond(response: JsonRpcResponse): Promise<void>;
-  /** Aborted when the link is done: every handler still running is aborted. */
-  signal: AbortSignal;
-}
-
-/** The inbox of one link. */
-export interface ServerRequests {
-  /** Answers a request of the server (in the background). */
-  request(request: JsonRpcRequest): void;
-  /** Sees every notification of the server (for `notifications/cancelled`). */
-  notification(notification: JsonRpcNotification): void;
-  /** How many requests are being answered now. */
-  pending(): number;
-}
+export type { ServerRequests, ServerRequestsOptions } from "./_server_inbox.ts";
 
 /**
  * Creates the inbox of one link.

@@ -12,7 +12,7 @@ import { parseTask, type Task, withTasksExtension } from "../../protocol/tasks.t
 import { invalid } from "../requests/_checks.ts";
 import type { Requester } from "../requests/_requester.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
-import type { Tool } from "../types.ts";
+import type { CallOptions, TaskMode, Tool } from "../types.ts";
 
 /** A task notification: its method and params. */
 export interface TaskNotification {
@@ -44,6 +44,14 @@ export interface TaskContext {
    * created them), whose `assigns` and `principal` the server-request inbox hands on.
    */
   callers?: Map<string, { assigns?: Record<string, unknown>; principal?: string }>;
+}
+
+/** A call's task options, checked, and the rest of its options. */
+export interface TaskCallOptions {
+  task: TaskMode | undefined;
+  taskTtl: number | undefined;
+  onStatus: ((task: Task) => void) | undefined;
+  call: CallOptions;
 }
 
 /** A task or its id, as the task methods take it. */

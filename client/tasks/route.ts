@@ -17,7 +17,7 @@ import { callTool } from "../requests/requests.ts";
 import { isObject } from "../_json.ts";
 import type { Task } from "../../protocol/tasks.ts";
 import type { CallOptions, TaskMode, ToolCallOptions, ToolResult } from "../types.ts";
-import type { TaskContext } from "./_context.ts";
+import type { TaskCallOptions, TaskContext } from "./_context.ts";
 
 /**
  * Whether a legacy server takes task-augmented `tools/call` (`tasks.requests.tools.call`).
@@ -30,14 +30,6 @@ export function serverRunsToolTasks(capabilities: JsonObject): boolean {
   const requests = isObject(tasks) ? tasks.requests : undefined;
   const tools = isObject(requests) ? requests.tools : undefined;
   return isObject(tools) && tools.call !== undefined && tools.call !== false;
-}
-
-/** A call's task options, checked, and the rest of its options. */
-export interface TaskCallOptions {
-  task: TaskMode | undefined;
-  taskTtl: number | undefined;
-  onStatus: ((task: Task) => void) | undefined;
-  call: CallOptions;
 }
 
 /** What a call without options runs with (checked once; never handed out to change). */
