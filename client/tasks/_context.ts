@@ -8,7 +8,8 @@
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
-import { parseTask, type Task, withTasksExtension } from "../../protocol/tasks.ts";
+import { parseTask, type Task } from "../../protocol/tasks.ts";
+import { withTasksExtension } from "../../protocol/tasks_extension.ts";
 import { invalid } from "../requests/_checks.ts";
 import type { Requester } from "../requests/_requester.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";

@@ -9,7 +9,7 @@
  */
 
 import { isMcpError, McpError } from "../../protocol/errors.ts";
-import { TASKS_EXTENSION } from "../../protocol/tasks.ts";
+import { TASKS_EXTENSION } from "../../protocol/meta.ts";
 import { isObject } from "../_json.ts";
 
 /** A legacy tool's `execution.taskSupport` (`"forbidden"` when absent or unknown). */

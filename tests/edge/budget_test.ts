@@ -21,7 +21,7 @@ const LOADED_BUDGET = { "mod.ts": 114, "http.ts": 113 };
  * The minified size is the same on every build; gzip's varies by a few bytes with the chunks'
  * names (hashes), so its number is the largest of several builds plus three.
  */
-const BUNDLE_BUDGET = { start: 101_899, gzip: 38_716 };
+const BUNDLE_BUDGET = { start: 100_707, gzip: 38_210 };
 
 /**
  * The layers a plain client loads only on first use, by the option or method that needs
@@ -127,7 +127,8 @@ const LAZY = [
  * cache); the client's cache with the list and result caches
  * and the store guard, which the first full listing, resource read or change of a shared
  * store loads; what names a server for the cache (with the OAuth identity reader), which
- * the cache asks for; and listing pagination, which the first listing (or the cache) loads.
+ * the cache asks for; listing pagination, which the first listing (or the cache) loads; and
+ * the declaring of the tasks extension, which the listens (and the tasks) load.
  */
 const START_LAZY = [
   "client/changes/subscriptions.ts",
@@ -141,6 +142,7 @@ const START_LAZY = [
   "transports/cache_target.ts",
   "oauth/identity.ts",
   "client/requests/pagination.ts",
+  "protocol/tasks_extension.ts",
 ];
 
 /** What only a process can run: an HTTP client (`http.ts`) loads none of it. */
