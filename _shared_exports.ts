@@ -20,7 +20,7 @@ export * from "./protocol/meta.ts";
 export * from "./protocol/negotiation.ts";
 export * from "./protocol/trace_context.ts";
 export * from "./protocol/versions.ts";
-export { isTask, type Task, TASKS_EXTENSION, type TaskStatus } from "./protocol/tasks.ts";
+export { isTask, type Task, type TaskStatus } from "./protocol/tasks.ts";
 
 export { connectClient, createClient, DEFAULT_READY_TIMEOUT } from "./client/client.ts";
 export { isContent, resultText } from "./client/content.ts";

@@ -2,14 +2,17 @@
  * Private: the client's listing methods, one page at a time (`listTools`, …) and every page
  * through the cache (`listAllTools`, …), where a cached listing follows its list's changes.
  *
+ * Pagination (`requests/pagination.ts`) loads with the first listing.
+ *
  * @module
  */
 
 import type { ClientCache } from "./changes/cache.ts";
 import type { FollowedList } from "./changes/subscriptions.ts";
-import { listPage } from "./requests/pagination.ts";
+import type { ListKind } from "./requests/pagination.ts";
 import type { Requester } from "./requests/requests.ts";
 import type {
+  ListOptions,
   McpClient,
   Prompt,
   PromptsPage,
@@ -47,21 +50,23 @@ export function listingMethods(
   cache: ClientCache,
   following: <T>(lists: readonly FollowedList[], result: T) => T,
 ): ListingMethods {
+  const listPage = async (kind: ListKind, options: ListOptions | undefined) =>
+    await (await import("./requests/pagination.ts")).listPage(requester, kind, options);
   return {
     async listTools(options) {
-      const page = await listPage(requester, "tools", options);
+      const page = await listPage("tools", options);
       return { tools: page.items, nextCursor: page.nextCursor } as ToolsPage;
     },
     async listPrompts(options) {
-      const page = await listPage(requester, "prompts", options);
+      const page = await listPage("prompts", options);
       return { prompts: page.items, nextCursor: page.nextCursor } as PromptsPage;
     },
     async listResources(options) {
-      const page = await listPage(requester, "resources", options);
+      const page = await listPage("resources", options);
       return { resources: page.items, nextCursor: page.nextCursor } as ResourcesPage;
     },
     async listResourceTemplates(options) {
-      const page = await listPage(requester, "resourceTemplates", options);
+      const page = await listPage("resourceTemplates", options);
       return {
         resourceTemplates: page.items,
         nextCursor: page.nextCursor,

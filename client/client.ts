@@ -32,7 +32,6 @@ import { lazyClientCache } from "./changes/_cache_lazy.ts";
 import type { FollowedList, Subscriptions } from "./changes/subscriptions.ts";
 import { lazySubscriptions } from "./changes/_subscriptions_lazy.ts";
 import { instructionsForLlm } from "./requests/instructions.ts";
-import { listAll, LISTS } from "./requests/pagination.ts";
 import type { TaskContext } from "./tasks/tasks.ts";
 import { routeToolCall } from "./tasks/route.ts";
 import { checkOptions, getPrompt, ping, type Requester, setLogLevel } from "./requests/requests.ts";
@@ -158,7 +157,6 @@ export function createClient(options: ClientOptions): McpClient {
       }
     },
     waitTimeout: resolved.requestTimeout,
-    pages: { listAll, LISTS },
   });
   const close = () => connection.close();
   const following = <T>(lists: readonly FollowedList[], result: T): T => {

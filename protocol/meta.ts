@@ -9,6 +9,11 @@
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 /** `_meta` key: the client capabilities declared for this request (required). */
 export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+/**
+ * The modern tasks extension's key in `capabilities.extensions` (declared in a request's
+ * client capabilities; the rest of the tasks' wire is `tasks.ts`).
+ */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** `_meta` key: the client's `Implementation` (SHOULD be sent). */
 export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 /** `_meta` key: opts this request into `notifications/message` at this level (deprecated). */

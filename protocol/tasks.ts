@@ -3,13 +3,11 @@
  * (a flat `resultType: "task"` result, `tasks/get`, `tasks/update`, `tasks/cancel`) and the
  * legacy 2025-11-25 core tasks (a `{ task }` result with `ttl` and `pollInterval`,
  * `tasks/result`, the related-task `_meta`). One {@linkcode Task} shape for both: plain JSON,
- * so it can be stored and awaited from another process.
+ * so it can be stored and awaited from another process. The extension's key is `meta.ts`'
+ * `TASKS_EXTENSION` (with the other reserved keys), and declaring it is `tasks_extension.ts`'.
  *
  * @module
  */
-
-/** The modern tasks extension's key in `capabilities.extensions`. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /** The `_meta` key that ties a legacy message to its task (`{ taskId }`). */
 export const META_RELATED_TASK = "io.modelcontextprotocol/related-task";
@@ -113,20 +111,4 @@ export function isExpired(task: Task, now: number): boolean {
   if (task.ttlMs === null) return false;
   const created = Date.parse(task.createdAt);
   return Number.isFinite(created) && created + task.ttlMs < now;
-}
-
-/**
- * Client capabilities with the modern tasks extension added (for a request that may return a
- * task, and for every `tasks/*` request).
- *
- * @param capabilities The capabilities the client declares.
- * @returns A copy that also declares `extensions["io.modelcontextprotocol/tasks"]`.
- */
-export function withTasksExtension(
-  capabilities: Record<string, unknown>,
-): Record<string, unknown> {
-  const extensions = typeof capabilities.extensions === "object" && capabilities.extensions !== null
-    ? capabilities.extensions as Record<string, unknown>
-    : {};
-  return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
 }

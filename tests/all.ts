@@ -56,6 +56,7 @@ import "./client/options_test.ts";
 import "./client/pagination_test.ts";
 import "./client/probe_timeout_test.ts";
 import "./client/requests_test.ts";
+import "./client/server_requests_lazy_test.ts";
 import "./client/session_test.ts";
 import "./client/stdio_client_test.ts";
 import "./client/subscriptions_test.ts";

@@ -17,8 +17,11 @@
 import { McpError } from "../../protocol/errors.ts";
 import type { ClientCache, ClientCacheDeps } from "./cache.ts";
 
-/** What {@linkcode lazyClientCache} needs: the cache's own, and whose store it is. */
-export interface LazyCacheDeps extends ClientCacheDeps {
+/**
+ * What {@linkcode lazyClientCache} needs: the cache's own but pagination (which loads with
+ * the cache, as with the first page of a listing), and whose store it is.
+ */
+export interface LazyCacheDeps extends Omit<ClientCacheDeps, "pages"> {
   /** The store is the client's own: nothing is in it until the cache keeps something. */
   ownStore: boolean;
 }
@@ -58,18 +61,21 @@ export function lazyClientCache(deps: LazyCacheDeps): ClientCache {
   // What arrived while the cache loads, replayed in order once it is in.
   let pending: ((cache: ClientCache) => void)[] = [];
   const load = () =>
-    loading ??= import("./cache.ts").then(({ createClientCache }) => {
-      const made = createClientCache(deps);
-      const replay = pending;
-      pending = [];
-      for (const event of replay) event(made);
-      real = made;
-      return made;
-    }, (error) => {
-      loading = undefined;
-      pending = [];
-      throw error;
-    });
+    loading ??= Promise.all([import("./cache.ts"), import("../requests/pagination.ts")]).then(
+      ([{ createClientCache }, pages]) => {
+        const made = createClientCache({ ...deps, pages });
+        const replay = pending;
+        pending = [];
+        for (const event of replay) event(made);
+        real = made;
+        return made;
+      },
+      (error) => {
+        loading = undefined;
+        pending = [];
+        throw error;
+      },
+    );
   // Nothing has been kept yet: the cache's own store is empty, and no listing is in memory.
   const empty = () => loading === undefined && deps.ownStore;
   const later = (event: (cache: ClientCache) => void) => {

@@ -10,7 +10,7 @@
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcId } from "../../protocol/jsonrpc.ts";
 import { META_CLIENT_CAPABILITIES, META_SUBSCRIPTION_ID } from "../../protocol/meta.ts";
-import { withTasksExtension } from "../../protocol/tasks.ts";
+import { withTasksExtension } from "../../protocol/tasks_extension.ts";
 import { clearTimer, startTimer, type Timer } from "../../clock/timer.ts";
 import { subscriptionsNotSupported } from "../_errors.ts";
 import { isObject } from "../_json.ts";

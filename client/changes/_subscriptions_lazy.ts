@@ -12,7 +12,7 @@
  * @module
  */
 
-import { TASKS_EXTENSION } from "../../protocol/tasks.ts";
+import { TASKS_EXTENSION } from "../../protocol/meta.ts";
 import { isObject } from "../_json.ts";
 import type { FollowedList, SubscriptionDeps, Subscriptions } from "./subscriptions.ts";
 

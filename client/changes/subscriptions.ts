@@ -14,7 +14,7 @@ import { McpError } from "../../protocol/errors.ts";
 import type { JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { TASKS_EXTENSION } from "../../protocol/tasks.ts";
+import { TASKS_EXTENSION } from "../../protocol/meta.ts";
 import { follow } from "./_follow.ts";
 import { checkOptions, nonEmpty } from "../requests/_checks.ts";
 import { subscriptionsNotSupported } from "../_errors.ts";

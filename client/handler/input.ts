@@ -14,8 +14,7 @@
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { allowsInputRequired } from "../../protocol/mrtr.ts";
-import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
-import { TASKS_EXTENSION } from "../../protocol/tasks.ts";
+import { META_CLIENT_CAPABILITIES, TASKS_EXTENSION } from "../../protocol/meta.ts";
 import { isObject } from "../_json.ts";
 
 /**

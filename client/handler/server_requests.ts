@@ -7,54 +7,27 @@
  * answer is sent. A handler that throws gives the server a JSON-RPC error answer; nothing a
  * handler does can break the link.
  *
+ * This is the inbox's stand-in: it answers `ping` and drops what a modern server or a closed
+ * link sends; the rest of the inbox (`_server_inbox.ts`) loads with the first other request.
+ * What arrives while it loads (requests, and the notifications that may cancel them) is
+ * handed over in order once it is in, so each request is answered once and a cancellation
+ * sent while the inbox loads holds.
+ *
  * @module
  */
 
-import { isMcpError } from "../../protocol/errors.ts";
-import type { HandlerContext } from "../../protocol/capabilities.ts";
-import { META_RELATED_TASK } from "../../protocol/tasks.ts";
 import type {
   JsonRpcErrorObject,
-  JsonRpcId,
   JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
-import { type Era, era as eraOf } from "../../protocol/versions.ts";
+import { era as eraOf } from "../../protocol/versions.ts";
 import { capabilitiesFor } from "./capabilities.ts";
-import { isObject } from "../_json.ts";
-import type { ResolvedOptions } from "../_resolve_options.ts";
 import { counted } from "../../transports/census.ts";
+import type { ServerRequests, ServerRequestsOptions } from "./_server_inbox.ts";
 
-/** What the inbox of one link needs. */
-export interface ServerRequestsOptions {
-  /** The client's options: the handler, what it declares, the versions, diagnostics. */
-  options: ResolvedOptions;
-  /** The negotiated protocol, once known. */
-  protocol(): { era: Era; version: string } | undefined;
-  /** Sends an answer on the link. */
-  respond(response: JsonRpcResponse): Promise<void>;
-  /** Aborted when the link is done: every handler still running is aborted. */
-  signal: AbortSignal;
-}
-
-/** The inbox of one link. */
-export interface ServerRequests {
-  /** Answers a request of the server (in the background). */
-  request(request: JsonRpcRequest): void;
-  /** Sees every notification of the server (for `notifications/cancelled`). */
-  notification(notification: JsonRpcNotification): void;
-  /** How many requests are being answered now. */
-  pending(): number;
-}
-
-function keyOf(id: JsonRpcId): string {
-  return `${typeof id}:${String(id)}`;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
+export type { ServerRequests, ServerRequestsOptions } from "./_server_inbox.ts";
 
 /**
  * Creates the inbox of one link.
@@ -64,68 +37,46 @@ function describe(error: unknown): string {
  */
 export function createServerRequests(config: ServerRequestsOptions): ServerRequests {
   const { options } = config;
-  const running = new Map<string, AbortController>();
-  counted("server_requests.running", () => running.size);
-
   const send = (response: JsonRpcResponse) => {
     config.respond(response).catch((error) =>
       options.warn(`Could not answer the server's request ${String(response.id)}: ${error}`)
     );
   };
-  const fail = (id: JsonRpcId, error: JsonRpcErrorObject) => send({ jsonrpc: "2.0", id, error });
-
-  const legacyVersion = (): string =>
-    options.versions.find((version) => eraOf(version) === "legacy") ?? "2025-11-25";
-
-  const answer = async (request: JsonRpcRequest) => {
-    const { id, method } = request;
-    const params = isObject(request.params) ? request.params : {};
-    const version = config.protocol()?.version ?? legacyVersion();
-    const declared = capabilitiesFor(options, "legacy", version);
-    // Counted as running at once, so a cancellation sent while the answer's code loads holds.
-    const controller = new AbortController();
-    const key = keyOf(id);
-    const stop = () => controller.abort(config.signal.reason);
-    config.signal.addEventListener("abort", stop, { once: true });
-    running.set(key, controller);
-    try {
-      // The answers' code loads with the first input request a server sends.
-      const { answerInput, inputProblem } = await import("./answer.ts");
-      if (controller.signal.aborted) return; // cancelled by the server, or the link is gone
-      const problem = inputProblem(method, params, declared);
-      if (problem) return fail(id, problem);
-      const ctx: HandlerContext = {
-        signal: controller.signal,
-        era: "legacy",
-        protocolVersion: version,
-      };
-      // A request for the input of a task this client started carries the context of the
-      // call that started it; any other task id the server names carries none.
-      const related = isObject(params._meta) ? params._meta[META_RELATED_TASK] : undefined;
-      const taskId = isObject(related) ? related.taskId : undefined;
-      const caller = typeof taskId === "string" ? options.taskCallers?.get(taskId) : undefined;
-      if (caller?.assigns !== undefined) ctx.assigns = caller.assigns;
-      if (caller?.principal !== undefined) ctx.principal = caller.principal;
-      const outcome = await answerInput(method, params, options.handler, ctx);
-      if (controller.signal.aborted) return; // cancelled by the server, or the link is gone
-      if (outcome.ok) return send({ jsonrpc: "2.0", id, result: outcome.result });
-      if (outcome.failure === "invalid") {
-        options.warn(outcome.message);
-        return fail(id, { code: -32603, message: outcome.message });
-      }
-      options.warn(`${outcome.message}: ${describe(outcome.error)}`);
-      const error = outcome.error;
-      // An McpError with a code is the host's chosen answer (e.g. "user rejected"); any
-      // other failure is reported without its text, which may hold the host's secrets.
-      if (isMcpError(error) && typeof error.code === "number") {
-        return fail(id, { code: error.code, message: error.message });
-      }
-      fail(id, { code: -32603, message: outcome.message });
-    } finally {
-      config.signal.removeEventListener("abort", stop);
-      if (running.get(key) === controller) running.delete(key);
-    }
+  // The link's version (a legacy one until negotiated) and what the client declares at it.
+  const legacy = () => {
+    const version = config.protocol()?.version ??
+      options.versions.find((version) => eraOf(version) === "legacy") ?? "2025-11-25";
+    return { version, declared: capabilitiesFor(options, "legacy", version) };
   };
+  let inbox: ServerRequests | undefined;
+  let loading: Promise<void> | undefined;
+  // What arrived while the inbox loads, handed over in order once it is in.
+  let queued: (JsonRpcRequest | JsonRpcNotification)[] = [];
+  let waiting = 0; // the requests among them
+  const load = () =>
+    loading ??= import("./_server_inbox.ts").then(({ serverInbox }) => {
+      const made = serverInbox(config, send, legacy);
+      const handOver = queued;
+      queued = [];
+      waiting = 0;
+      inbox = made;
+      for (const message of handOver) {
+        if ("id" in message) made.request(message);
+        else made.notification(message);
+      }
+    }, (error) => {
+      // Each request that waited gets an answer; the next request tries the load again.
+      const failed = queued;
+      queued = [];
+      waiting = 0;
+      loading = undefined;
+      options.warn(`Could not load the answers to the server's requests: ${error}`);
+      const answer: JsonRpcErrorObject = { code: -32603, message: "Internal error" };
+      for (const message of failed) {
+        if ("id" in message) send({ jsonrpc: "2.0", id: message.id, error: answer });
+      }
+    });
+  counted("server_requests.running", () => inbox?.pending() ?? waiting);
 
   return {
     request(request) {
@@ -134,21 +85,19 @@ export function createServerRequests(config: ServerRequestsOptions): ServerReque
         return;
       }
       if (request.method === "ping") return send({ jsonrpc: "2.0", id: request.id, result: {} });
+      if (inbox !== undefined) return inbox.request(request);
       if (config.signal.aborted) return;
-      answer(request).catch((error) =>
-        options.warn(`Could not answer the server's ${request.method}: ${describe(error)}`)
-      );
+      queued.push(request);
+      waiting++;
+      load();
     },
     notification(notification) {
-      if (notification.method !== "notifications/cancelled") return;
-      const params = notification.params;
-      const id = isObject(params) ? params.requestId : undefined;
-      if (typeof id !== "string" && typeof id !== "number") return;
-      const reason = isObject(params) && typeof params.reason === "string"
-        ? params.reason
-        : "Cancelled by the server";
-      running.get(keyOf(id))?.abort(new Error(reason));
+      if (inbox !== undefined) return inbox.notification(notification);
+      // Before the inbox loads no request runs: only one that waits for it can be cancelled.
+      if (loading !== undefined && notification.method === "notifications/cancelled") {
+        queued.push(notification);
+      }
     },
-    pending: () => running.size,
+    pending: () => inbox?.pending() ?? waiting,
   };
 }

@@ -10,14 +10,13 @@
 import type { HandlerContext } from "../../protocol/capabilities.ts";
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { type InputRequest, parseInputRequired, retryParams } from "../../protocol/mrtr.ts";
+import { type InputRequest, parseInputRequired, retryParams } from "../../protocol/mrtr_rounds.ts";
 import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
 import { clearTimer, startTimer } from "../../clock/timer.ts";
 import { cancelledError } from "../_errors.ts";
 import { isObject, put } from "../_json.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import { answerInput, inputKind, inputProblem } from "../handler/answer.ts";
-import { inputRequiredOf } from "../handler/input.ts";
 import type { InputCallOptions, InputContext, Requester } from "./_requester.ts";
 
 /** A deep copy of JSON params for a handler to see (what it does to them stays its own). */
@@ -134,10 +133,15 @@ export async function answerRounds(
     request: ConnectionRequestOptions;
     /** When the first round was sent. */
     started: number;
+    /**
+     * The `input_required` result a round's request failed with, if it did (the driver's
+     * `inputRequiredOf`, handed over so these rounds share no module with the start for it).
+     */
+    inputRequiredOf(error: unknown): JsonObject | undefined;
   },
   interim: JsonObject,
 ): Promise<JsonObject> {
-  const { input, options, request, started } = rounds;
+  const { input, options, request, started, inputRequiredOf } = rounds;
   for (let round = 0;; round++) {
     if (round >= input.maxRounds) {
       throw new McpError(

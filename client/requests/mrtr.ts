@@ -98,7 +98,7 @@ export function requestWithInput(
   const final = requester.request(method, params, request).catch((error: unknown) => {
     const interim = inputRequiredOf(error);
     if (interim === undefined || requester.input === undefined) throw error;
-    const rounds = { input: requester.input, options, request, started };
+    const rounds = { input: requester.input, options, request, started, inputRequiredOf };
     // The rounds of input load with the first input_required result.
     return import("./_input_rounds.ts").then(({ answerRounds }) =>
       answerRounds(requester, method, params, rounds, interim)

@@ -8,11 +8,12 @@
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
-import { parseTask, type Task, withTasksExtension } from "../../protocol/tasks.ts";
+import { parseTask, type Task } from "../../protocol/tasks.ts";
+import { withTasksExtension } from "../../protocol/tasks_extension.ts";
 import { invalid } from "../requests/_checks.ts";
 import type { Requester } from "../requests/_requester.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
-import type { Tool } from "../types.ts";
+import type { CallOptions, TaskMode, Tool } from "../types.ts";
 
 /** A task notification: its method and params. */
 export interface TaskNotification {
@@ -44,6 +45,14 @@ export interface TaskContext {
    * created them), whose `assigns` and `principal` the server-request inbox hands on.
    */
   callers?: Map<string, { assigns?: Record<string, unknown>; principal?: string }>;
+}
+
+/** A call's task options, checked, and the rest of its options. */
+export interface TaskCallOptions {
+  task: TaskMode | undefined;
+  taskTtl: number | undefined;
+  onStatus: ((task: Task) => void) | undefined;
+  call: CallOptions;
 }
 
 /** A task or its id, as the task methods take it. */

@@ -23,17 +23,12 @@ import { requestOptions } from "../requests/_checks.ts";
 import { requestWithInput } from "../requests/mrtr.ts";
 import { callTool, toolResult } from "../requests/requests.ts";
 import type { CallOptions, ToolResult } from "../types.ts";
-import { type TaskContext, taskOf, withTasksMeta } from "./_context.ts";
-import {
-  serverRunsToolTasks,
-  type TaskCallOptions,
-  taskRequired,
-  taskSupport,
-} from "./call_rules.ts";
+import { type TaskCallOptions, type TaskContext, taskOf, withTasksMeta } from "./_context.ts";
+import { taskRequired, taskSupport } from "./call_rules.ts";
 import { awaitTask } from "./await.ts";
 import { cancelTask } from "./tasks.ts";
 
-export { serverRunsToolTasks, type TaskSupport, taskSupport } from "./call_rules.ts";
+export { type TaskSupport, taskSupport } from "./call_rules.ts";
 
 /** The longest wait for the cancel of a task whose create answer came late, in ms. */
 const LATE_CANCEL_WAIT = 5_000;
@@ -47,6 +42,7 @@ const LATE_CANCEL_WAIT = 5_000;
  * @param args Its arguments.
  * @param checked The checked call options, `task`, `taskTtl` and `onStatus`.
  * @param started When the call began (its time runs from there).
+ * @param serverRunsToolTasks Whether a legacy server runs tool tasks (`route.ts`' rule).
  * @returns The tool result, or the task with `task: "return"`.
  */
 export async function callToolTask(
@@ -55,6 +51,7 @@ export async function callToolTask(
   args: Record<string, unknown> | undefined,
   checked: TaskCallOptions,
   started: number,
+  serverRunsToolTasks: (capabilities: JsonObject) => boolean,
 ): Promise<ToolResult | Task> {
   const { task, taskTtl, onStatus, call } = checked;
   const budget = call.timeout ?? ctx.requestTimeout;

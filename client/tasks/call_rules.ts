@@ -1,19 +1,16 @@
 /**
- * The rules of a tool call that decide whether it runs as a server task, small enough to load
- * with every client: the task options' checks, a legacy tool's `taskSupport`, whether a legacy
- * server runs tool tasks, and the `-32021` a modern server answers for a tool it runs only as
- * a task. The task machinery itself (`call.ts`, `await.ts`, `tasks.ts`) loads on first use
- * (`route.ts`).
+ * The rules of a tool call that runs as a server task, or was refused for not being one: a
+ * legacy tool's `taskSupport`, and the `-32021` a modern server answers for a tool it runs
+ * only as a task. They load with the task machinery (`call.ts`), or with a first `-32021`;
+ * the task options' checks and whether a legacy server runs tool tasks, which every call
+ * needs, are `route.ts`'.
  *
  * @module
  */
 
 import { isMcpError, McpError } from "../../protocol/errors.ts";
-import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { type Task, TASKS_EXTENSION } from "../../protocol/tasks.ts";
+import { TASKS_EXTENSION } from "../../protocol/meta.ts";
 import { isObject } from "../_json.ts";
-import { checkCallOptions } from "../requests/_checks.ts";
-import type { CallOptions, TaskMode, ToolCallOptions } from "../types.ts";
 
 /** A legacy tool's `execution.taskSupport` (`"forbidden"` when absent or unknown). */
 export type TaskSupport = "forbidden" | "optional" | "required";
@@ -28,58 +25,6 @@ export function taskSupport(tool: Record<string, unknown> | undefined): TaskSupp
   const execution = tool?.execution;
   const support = isObject(execution) ? execution.taskSupport : undefined;
   return support === "optional" || support === "required" ? support : "forbidden";
-}
-
-/**
- * Whether a legacy server takes task-augmented `tools/call` (`tasks.requests.tools.call`).
- *
- * @param capabilities The server's capabilities.
- * @returns `true` when it declares it.
- */
-export function serverRunsToolTasks(capabilities: JsonObject): boolean {
-  const tasks = capabilities.tasks;
-  const requests = isObject(tasks) ? tasks.requests : undefined;
-  const tools = isObject(requests) ? requests.tools : undefined;
-  return isObject(tools) && tools.call !== undefined && tools.call !== false;
-}
-
-/** A call's task options, checked, and the rest of its options. */
-export interface TaskCallOptions {
-  task: TaskMode | undefined;
-  taskTtl: number | undefined;
-  onStatus: ((task: Task) => void) | undefined;
-  call: CallOptions;
-}
-
-/** What a call without options runs with (checked once; never handed out to change). */
-const NO_TASK_OPTIONS: TaskCallOptions = Object.freeze({
-  task: undefined,
-  taskTtl: undefined,
-  onStatus: undefined,
-  call: Object.freeze({}) as CallOptions,
-});
-
-/** The task options of a call, checked, and the rest of its options. */
-export function checkTaskOptions(options: ToolCallOptions | undefined): TaskCallOptions {
-  // The common call has no options: nothing to split or check.
-  if (options === undefined) return NO_TASK_OPTIONS;
-  if (!isObject(options)) throw new TypeError("options must be an object");
-  const { task, taskTtl, onStatus, ...rest } = options ?? {};
-  if (task !== undefined && task !== "return" && task !== "await") {
-    throw new TypeError('option "task" must be "return" or "await"');
-  }
-  if (taskTtl !== undefined && !(typeof taskTtl === "number" && taskTtl > 0)) {
-    throw new TypeError('option "taskTtl" must be a positive number of milliseconds');
-  }
-  if (onStatus !== undefined && typeof onStatus !== "function") {
-    throw new TypeError('option "onStatus" must be a function');
-  }
-  return {
-    task: task as TaskMode | undefined,
-    taskTtl: taskTtl as number | undefined,
-    onStatus: onStatus as ((task: Task) => void) | undefined,
-    call: checkCallOptions(rest as CallOptions),
-  };
 }
 
 /** A `-32021` asking for the tasks extension, said clearly (reason `task_required`). */

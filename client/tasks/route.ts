@@ -2,18 +2,66 @@
  * The client's `callTool`: a plain call goes out here, and the task machinery (`call.ts`,
  * `await.ts`) loads only when the call may run as a task: with the `task` option, or over a
  * legacy server that runs tool tasks (whose tool may require one, `execution.taskSupport`).
- * The options are checked here first, so a misuse fails the same either way.
+ * The options are checked here first, so a misuse fails the same either way, and whether a
+ * legacy server runs tool tasks is read here (the task machinery is handed that rule rather
+ * than importing it, so a bundle that loads it on first use shares no module with it for
+ * that). A `-32021` is said clearly by `call_rules.ts`, which loads with the first one.
  *
  * @module
  */
 
-import { nonEmpty } from "../requests/_checks.ts";
+import { isMcpError } from "../../protocol/errors.ts";
+import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { checkCallOptions, nonEmpty } from "../requests/_checks.ts";
 import { callTool } from "../requests/requests.ts";
 import { isObject } from "../_json.ts";
 import type { Task } from "../../protocol/tasks.ts";
-import type { ToolCallOptions, ToolResult } from "../types.ts";
-import type { TaskContext } from "./_context.ts";
-import { checkTaskOptions, serverRunsToolTasks, taskRequired } from "./call_rules.ts";
+import type { CallOptions, TaskMode, ToolCallOptions, ToolResult } from "../types.ts";
+import type { TaskCallOptions, TaskContext } from "./_context.ts";
+
+/**
+ * Whether a legacy server takes task-augmented `tools/call` (`tasks.requests.tools.call`).
+ *
+ * @param capabilities The server's capabilities.
+ * @returns `true` when it declares it.
+ */
+export function serverRunsToolTasks(capabilities: JsonObject): boolean {
+  const tasks = capabilities.tasks;
+  const requests = isObject(tasks) ? tasks.requests : undefined;
+  const tools = isObject(requests) ? requests.tools : undefined;
+  return isObject(tools) && tools.call !== undefined && tools.call !== false;
+}
+
+/** What a call without options runs with (checked once; never handed out to change). */
+const NO_TASK_OPTIONS: TaskCallOptions = Object.freeze({
+  task: undefined,
+  taskTtl: undefined,
+  onStatus: undefined,
+  call: Object.freeze({}) as CallOptions,
+});
+
+/** The task options of a call, checked, and the rest of its options. */
+export function checkTaskOptions(options: ToolCallOptions | undefined): TaskCallOptions {
+  // The common call has no options: nothing to split or check.
+  if (options === undefined) return NO_TASK_OPTIONS;
+  if (!isObject(options)) throw new TypeError("options must be an object");
+  const { task, taskTtl, onStatus, ...rest } = options ?? {};
+  if (task !== undefined && task !== "return" && task !== "await") {
+    throw new TypeError('option "task" must be "return" or "await"');
+  }
+  if (taskTtl !== undefined && !(typeof taskTtl === "number" && taskTtl > 0)) {
+    throw new TypeError('option "taskTtl" must be a positive number of milliseconds');
+  }
+  if (onStatus !== undefined && typeof onStatus !== "function") {
+    throw new TypeError('option "onStatus" must be a function');
+  }
+  return {
+    task: task as TaskMode | undefined,
+    taskTtl: taskTtl as number | undefined,
+    onStatus: onStatus as ((task: Task) => void) | undefined,
+    call: checkCallOptions(rest as CallOptions),
+  };
+}
 
 /**
  * Calls a tool: at once when no task can be involved, else through `callToolTask`.
@@ -43,9 +91,10 @@ export async function routeToolCall(
   ) {
     const { callToolTask } = await import("./call.ts");
     // What the wait for the handshake took comes off the call's time.
-    return await callToolTask(ctx, name, args, checked, started);
+    return await callToolTask(ctx, name, args, checked, started, serverRunsToolTasks);
   }
-  return await callTool(ctx.requester, name, args, call).catch((error) => {
-    throw taskRequired(name, error);
+  return await callTool(ctx.requester, name, args, call).catch(async (error) => {
+    if (!isMcpError(error) || error.code !== -32021) throw error;
+    throw (await import("./call_rules.ts")).taskRequired(name, error);
   });
 }

@@ -4,7 +4,6 @@
 import { memoryStore } from "../../cache/memory.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { lazyClientCache } from "../../client/changes/_cache_lazy.ts";
-import { listAll, LISTS } from "../../client/requests/pagination.ts";
 import type { Requester } from "../../client/requests/requests.ts";
 import { assertEquals, test } from "../_harness.ts";
 import { cacheOver, fakeRequester, toolsPage } from "../cache/_helpers.ts";
@@ -21,7 +20,6 @@ function lazyOver(requester: Requester, store: CacheStore, ownStore: boolean) {
     },
     capabilities: () => ({ tools: { listChanged: true } }),
     waitTimeout: 60_000,
-    pages: { listAll, LISTS },
   });
 }
 

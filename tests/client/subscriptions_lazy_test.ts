@@ -4,7 +4,7 @@
 import { lazySubscriptions } from "../../client/changes/_subscriptions_lazy.ts";
 import type { SubscriptionDeps } from "../../client/changes/subscriptions.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { TASKS_EXTENSION } from "../../protocol/tasks.ts";
+import { TASKS_EXTENSION } from "../../protocol/meta.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 
 interface Opened {

@@ -1,10 +1,10 @@
 import { assert, assertEquals, test } from "../_harness.ts";
+import { allowsInputRequired } from "../../protocol/mrtr.ts";
 import {
-  allowsInputRequired,
   INPUT_REQUEST_METHODS,
   parseInputRequired,
   retryParams,
-} from "../../protocol/mrtr.ts";
+} from "../../protocol/mrtr_rounds.ts";
 
 test("allowsInputRequired: only tools/call, prompts/get and resources/read", () => {
   const table: [string, boolean][] = [
