@@ -262,8 +262,12 @@ const utf8 = new TextDecoder();
 /**
  * {@linkcode readBounded}, decoded as UTF-8 (invalid bytes become U+FFFD); `declared` is the
  * body's `Content-Length` (`NaN` when it has none), when the caller has read it already.
+ *
+ * Not an `async` function: the usual answer (small, of a declared length) is the runtime's
+ * own `text()` and one length check, without an async frame of ours around it (under Deno
+ * each `async` layer an answer passes through allocates a few hundred bytes per call).
  */
-export async function readBoundedText(
+export function readBoundedText(
   response: Response,
   limit: number,
   declared: number = declaredLength(response),
@@ -274,12 +278,13 @@ export async function readBoundedText(
   ) {
     // Declared within the limit, and small (or not a byte stream): the runtime decodes it
     // in one go (and the length check encodes no copy of it).
-    const text = await response.text();
-    if (utf8Length(text, limit) > limit) throw tooLarge(limit);
-    return text;
+    return response.text().then((text) => {
+      if (utf8Length(text, limit) > limit) throw tooLarge(limit);
+      return text;
+    });
   }
   // Large, or of unknown length: from bytes (whose length is known exactly).
-  return decodeGathered(await gather(response, limit));
+  return gather(response, limit).then(decodeGathered);
 }
 
 /**

@@ -42,15 +42,29 @@ export function answerOf(reader: PiecedReader): LongAnswer {
  * it) is read as a message from its bytes, each long string decoded piece by piece as it
  * arrives, so the body's text is never held whole beside its value; a shorter one is its text.
  */
-export async function readBoundedAnswer(
+export function readBoundedAnswer(
   response: Response,
   limit: number,
 ): Promise<string | LongAnswer> {
   const declared = declaredLength(response);
-  if (Number.isFinite(declared)) {
-    if (declared < LONG_MESSAGE || declared > limit || response.body === null) {
-      return readBoundedText(response, limit, declared);
-    }
+  // The usual answer, of a declared length under 1 MiB, goes straight to its text (no async
+  // frame of this function's around it).
+  if (
+    Number.isFinite(declared) &&
+    (declared < LONG_MESSAGE || declared > limit || response.body === null)
+  ) {
+    return readBoundedText(response, limit, declared);
+  }
+  return readLongAnswer(response, limit, declared);
+}
+
+/** {@linkcode readBoundedAnswer} of a body of unknown length, or declared past 1 MiB. */
+async function readLongAnswer(
+  response: Response,
+  limit: number,
+  declared: number,
+): Promise<string | LongAnswer> {
+  if (Number.isFinite(declared) && response.body !== null) {
     await loadLong();
     const reader = longReader();
     if (reader === undefined) return readBoundedText(response, limit, declared);
