@@ -200,14 +200,24 @@ export function createCatalogue(
     }
   }
 
-  function mergeTools(listings: readonly Listing<Tool>[]): Tool[] {
-    let merged = mergeNamed("tool", listings, naming, toolRoutes);
+  /** Merges listings under hub names, keeping the routes given (afresh past MAX_ROUTES). */
+  function mergeRouted<T extends { name: string }>(
+    kind: "tool" | "prompt",
+    listings: readonly Listing<T>[],
+    routes: ReadonlyMap<string, HubRoute>,
+  ): { items: T[]; routes: Map<string, HubRoute> } {
+    let merged = mergeNamed(kind, listings, naming, routes);
     if (merged.routes.size > MAX_ROUTES) {
-      warn(`More than ${MAX_ROUTES} tool names: they are given afresh`);
-      merged = mergeNamed("tool", listings, naming);
+      warn(`More than ${MAX_ROUTES} ${kind} names: they are given afresh`);
+      merged = mergeNamed(kind, listings, naming);
     }
+    collided(kind, merged.collisions);
+    return merged;
+  }
+
+  function mergeTools(listings: readonly Listing<Tool>[]): Tool[] {
+    const merged = mergeRouted("tool", listings, toolRoutes);
     toolRoutes = merged.routes;
-    collided("tool", merged.collisions);
     return merged.items;
   }
 
@@ -230,13 +240,8 @@ export function createCatalogue(
     adopt: (listings) => mergeTools(listings),
     async prompts(options) {
       const listings = await gather("prompts", (c) => c.listAllPrompts(options));
-      let merged = mergeNamed("prompt", listings, naming, promptRoutes);
-      if (merged.routes.size > MAX_ROUTES) {
-        warn(`More than ${MAX_ROUTES} prompt names: they are given afresh`);
-        merged = mergeNamed("prompt", listings, naming);
-      }
+      const merged = mergeRouted("prompt", listings, promptRoutes);
       promptRoutes = merged.routes;
-      collided("prompt", merged.collisions);
       return merged.items;
     },
     async resources(options) {
