@@ -30,6 +30,7 @@ import {
   startBundle,
   staticModules,
 } from "../tests/edge/_budget.ts";
+import { buildDist, bundleFile } from "../tests/edge/_dist.ts";
 import {
   contextLine,
   exit,
@@ -61,9 +62,13 @@ interface Contestant {
   specifiers: string[];
 }
 
+// What is published (`npm run build`): the entries bundled, typed by the sources.
+const dist = buildDist();
 const contestants: Contestant[] = [
   { name: "ours mod.ts", specifiers: [fileUrl(ROOT_PATH, "mod.ts")] },
   { name: "ours http.ts", specifiers: [fileUrl(ROOT_PATH, "http.ts")] },
+  { name: "published mod", specifiers: [fileUrl(dist.dir, bundleFile("."))] },
+  { name: "published http", specifiers: [fileUrl(dist.dir, bundleFile("./http"))] },
   {
     name: "official",
     specifiers: ["@modelcontextprotocol/client", "@modelcontextprotocol/client/stdio"],
@@ -164,6 +169,9 @@ for (const [name, root] of roots) {
     oursBundle = bundle;
   }
 }
+const publishedLoaded = loadedModules(`${dist.path}/${bundleFile(".")}`).length;
+moduleRows.push(["published", String(publishedLoaded), "", "", ""]);
+dist.remove();
 const official = bundleSize(readFileSync(here("./_startup/official_http.ts"), "utf8"));
 bundleRows.push([
   "official + HTTP transport",
@@ -180,26 +188,41 @@ printTable(
 console.log("\nplain http.ts connect + call, bundled (KB)");
 printTable(["bundle", "at start", "gzip", "all chunks"], bundleRows);
 
+// The goals are what a user loads: the published bundles. The sources' figures (what a
+// checkout of this repository loads) are printed beside them.
 console.log("");
 console.log(
   goalLine(
-    "cold import mod.ts / official",
-    ratioOf("ours mod.ts", "importMs"),
+    "cold import mod (published) / official",
+    ratioOf("published mod", "importMs"),
     (v) => v <= 0.15,
     "≤ 0.15×",
   ),
 );
 console.log(
   goalLine(
-    "cold import http.ts / official",
-    ratioOf("ours http.ts", "importMs"),
+    "cold import http (published) / official",
+    ratioOf("published http", "importMs"),
     (v) => v <= 0.12,
     "≤ 0.12×",
   ),
 );
 console.log(
-  goalLine("modules, plain stdio connect + calls", oursLoaded, (v) => v <= 90, "≤ 90", ""),
+  goalLine(
+    "files, plain stdio connect + calls (published)",
+    publishedLoaded,
+    (v) => v <= 90,
+    "≤ 90",
+    "",
+  ),
 );
+console.log(
+  contextLine("cold import mod.ts (source) / official", ratioOf("ours mod.ts", "importMs")),
+);
+console.log(
+  contextLine("cold import http.ts (source) / official", ratioOf("ours http.ts", "importMs")),
+);
+console.log(contextLine("modules, plain stdio connect + calls (source)", oursLoaded, ""));
 console.log(
   goalLine(
     "http.ts at start, KB minified",

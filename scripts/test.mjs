@@ -139,6 +139,15 @@ const steps = [
     "cli.ts",
   ]),
   step("deno publish --dry-run", deno, ["publish", "--dry-run", "--allow-dirty"]),
+  // What is published: the entries bundled into dist/ (npm run build), typed by the sources.
+  step("npm run build", bin("bun"), ["scripts/build.mjs"]),
+  step("deno publish --dry-run (the built package)", deno, [
+    "publish",
+    "--dry-run",
+    "--allow-dirty",
+    "--config",
+    "deno.publish.json",
+  ]),
   // --no-check: "deno check" above type-checks tests/all.ts with the same config.
   step("deno test", deno, ["test", "--no-check", ...DENO_ALLOW, "tests/all.ts"], {
     count: denoCount,

@@ -66,6 +66,7 @@ import "./client/tasks_legacy_test.ts";
 import "./client/tasks_modern_test.ts";
 import "./client/list_changes_test.ts";
 import "./edge/budget_test.ts";
+import "./edge/dist_test.ts";
 import "./edge/entries_test.ts";
 import "./edge/graph_test.ts";
 import "./edge/layout_test.ts";
