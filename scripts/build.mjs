@@ -121,7 +121,14 @@ function publishConfig() {
     include: [...config.publish.include, "dist/"],
     exclude: [...config.publish.exclude ?? [], "!dist/"],
   };
-  return { ...config, exports, publish };
+  // The package imports by name: published as `npm:` specifiers of package.json's versions.
+  const pkg = read("package.json");
+  const imports = Object.fromEntries(
+    Object.entries(pkg.dependencies ?? {}).map((
+      [name, version],
+    ) => [name, `npm:${name}@${version}`]),
+  );
+  return { ...config, imports: { ...config.imports, ...imports }, exports, publish };
 }
 
 if (import.meta.main) {

@@ -70,6 +70,7 @@ import "./edge/dist_test.ts";
 import "./edge/entries_test.ts";
 import "./edge/graph_test.ts";
 import "./edge/layout_test.ts";
+import "./edge/publish_test.ts";
 import "./edge/typecheck_test.ts";
 import "./edge/workerd_test.ts";
 import "./examples/readme_first_test.ts";
