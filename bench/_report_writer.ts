@@ -6,69 +6,11 @@
  * @module
  */
 
+import type { BarGroup, BenchResult, Chart, ReportInput } from "./_report_types.ts";
+import { startupSection } from "./_report_startup.ts";
 import { median, pick, ratio, type Row } from "./_stats.ts";
 
-/** Where and under what a report's benches ran. */
-export interface Machine {
-  /** Logical cores. */
-  cores: number;
-  /** The CPU model. */
-  cpu: string;
-  /** Total memory in GiB. */
-  memoryGiB: number;
-  /** E.g. `Linux 6.1.0 x64`. */
-  os: string;
-  /** Runtime name → version. */
-  versions: Record<string, string>;
-  /** The load average (1, 5, 15 min) before the first bench and after the last. */
-  loadStart: string;
-  loadEnd: string;
-  /** When the run started (ISO). */
-  date: string;
-  /** A note printed under the machine (e.g. that it was shared). */
-  note?: string;
-}
-
-/** One bench under one runtime: the rows it printed with `--json`. */
-export interface BenchResult {
-  bench: string;
-  runtime: string;
-  /** How many runs (the medians are over these). */
-  runs: number;
-  results: Row[];
-}
-
-/** What the report is made of. */
-export interface ReportInput {
-  machine: Machine;
-  benches: BenchResult[];
-  /** The command that produced it. */
-  command: string;
-}
-
-/** One bar of a chart. */
-export interface Bar {
-  name: string;
-  value: number;
-}
-
-/** A group of bars (e.g. one runtime and server), one bar per client. */
-export interface BarGroup {
-  label: string;
-  bars: Bar[];
-}
-
-/** A horizontal grouped bar chart. */
-export interface Chart {
-  /** The file name (without `.svg`). */
-  file: string;
-  title: string;
-  /** The unit of the values (shown on the axis and after each value). */
-  unit: string;
-  groups: BarGroup[];
-  /** A goal or reference line, if any (drawn as a dashed vertical line). */
-  mark?: { value: number; label: string };
-}
+export type { Bar, BarGroup, BenchResult, Chart, Machine, ReportInput } from "./_report_types.ts";
 
 /** The colour of each contestant's bars. */
 const COLOURS: Record<string, string> = {
@@ -392,6 +334,7 @@ export function writeReport(
     callBench("stdio", input.benches),
     callBench("http", input.benches),
     peakBench(input.benches),
+    startupSection(input.benches),
   ];
   const runs = [...new Set(input.benches.map((b) => b.runs))].join(", ");
   const versions = Object.entries(machine.versions).map(([k, v]) => `${k} ${v}`).join(", ");

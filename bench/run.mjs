@@ -74,7 +74,7 @@ for (let i = 0; i < argv.length; i++) {
   } else passThrough.push(arg);
 }
 // The report compares the clients: the benches with the official client and the raw floor.
-if (benches.length === 0) benches.push("stdio", "http", ...(report ? ["peak"] : []));
+if (benches.length === 0) benches.push("stdio", "http", ...(report ? ["peak", "startup"] : []));
 if (runtimes.length === 0) runtimes.push("deno", "bun");
 for (const runtime of runtimes) {
   if (runtime !== "deno" && runtime !== "bun") {

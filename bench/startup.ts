@@ -123,6 +123,18 @@ for (let run = 0; run < runs; run++) {
     ),
   );
 }
+// With --json (the report's way), every figure as a row: the import of each contestant in each
+// run beside the official client's of the same run, then the modules and the bundles.
+const results: Record<string, unknown>[] = perRun.flatMap((run, index) =>
+  contestants.map((c) => ({
+    case: "import",
+    client: c.name,
+    run: index,
+    importMs: run.get(c.name)!.importMs,
+    processMs: run.get(c.name)!.processMs,
+    importRatio: run.get(c.name)!.importMs / run.get("official")!.importMs,
+  }))
+);
 const med = (name: string, key: "importMs" | "processMs") =>
   median(perRun.map((r) => r.get(name)![key]));
 const ratioOf = (name: string, key: "importMs" | "processMs") =>
@@ -167,12 +179,23 @@ for (const [name, root] of roots) {
   if (name === "ours") {
     oursLoaded = Math.max(loaded, loadedHttp);
     oursBundle = bundle;
+    results.push(
+      { case: "modules", client: "sources", loaded, loadedHttp },
+      { case: "bundle", client: "ours", start: bundle.start, gzip: bundle.startGzip },
+    );
   }
 }
 const publishedLoaded = loadedModules(`${dist.path}/${bundleFile(".")}`).length;
 moduleRows.push(["published", String(publishedLoaded), "", "", ""]);
+results.push({ case: "modules", client: "published", loaded: publishedLoaded });
 dist.remove();
 const official = bundleSize(readFileSync(here("./_startup/official_http.ts"), "utf8"));
+results.push({
+  case: "bundle",
+  client: "official",
+  start: official.start,
+  gzip: official.startGzip,
+});
 bundleRows.push([
   "official + HTTP transport",
   fmt(official.start / 1024, 1),
@@ -244,4 +267,5 @@ if (base !== undefined) {
     ),
   );
 }
+if (flags.has("json")) console.log("BENCH_JSON " + JSON.stringify({ runtime, results }));
 exit(0);

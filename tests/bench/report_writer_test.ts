@@ -117,3 +117,47 @@ test("report: a chart's bars are in proportion to its numbers, text escaped", ()
   assert(svg.includes('stroke-dasharray="5,4"') && svg.includes(">goal</text>"));
   assertEquals(xmlEscape(`"'`), "&#34;&#39;");
 });
+
+test("report: the start-up section has the published and the sources' cold import, files and bundle", () => {
+  const imports = [];
+  for (const run of [0, 1, 2]) {
+    for (
+      const [client, ms] of [
+        ["published mod", 10 + run],
+        ["published http", 8],
+        ["ours mod.ts", 40],
+        ["ours http.ts", 30],
+        ["official", 100],
+      ] as const
+    ) {
+      imports.push({ case: "import", client, run, importMs: ms, importRatio: ms / 100 });
+    }
+  }
+  const results = [
+    ...imports,
+    { case: "modules", client: "sources", loaded: 114, loadedHttp: 113 },
+    { case: "bundle", client: "ours", start: 100 * 1024, gzip: 38 * 1024 },
+    { case: "modules", client: "published", loaded: 47 },
+    { case: "bundle", client: "official", start: 313 * 1024, gzip: 85 * 1024 },
+  ];
+  const { markdown, svgs } = writeReport({
+    ...input(),
+    benches: [{ bench: "startup", runtime: "deno", runs: 3, results }],
+  });
+  for (
+    const row of [
+      "| deno | mod | 11.0 | 0.11× | 40.0 | 0.40× | 100.0 | ≤ 0.15× |",
+      "| deno | http | 8.0 | 0.08× | 30.0 | 0.30× | 100.0 | ≤ 0.12× |",
+      "| deno | 47 | 114 | 113 |",
+      "| ours (`http` entry) | 100.0 | 38.0 |",
+      "| official + HTTP transport | 313.0 | 85.0 |",
+    ]
+  ) {
+    assert(markdown.includes(row), `the report has ${row}`);
+  }
+  const cold = svgs["startup_import.svg"];
+  assert(cold !== undefined, "a chart of the cold import");
+  assert(cold.includes(">0.11×<") && cold.includes(">1.00×<"), "the bars carry the ratios");
+  assert(svgs["startup_bundle.svg"]?.includes(">313<"), "a chart of the bundles, in KB");
+  assertEquals(writeReport(input()).svgs["startup_import.svg"], undefined);
+});
