@@ -189,6 +189,26 @@ test("dist: a plain stdio client loads few files from the bundles", async () => 
     );
     // Lazy layers stay in chunks of their own: the files loaded are fewer than those built.
     assert(loaded.length < dist.files.length / 2, `${loaded.length} of ${dist.files.length}`);
+  });
+});
+
+test("dist: what the http bundle loads at start imports no node: module, as its source", async () => {
+  await withDist((dist) => {
+    const seen = new Set<string>();
+    const outside = new Set<string>();
+    const queue = [bundleFile("./http")];
+    while (queue.length > 0) {
+      const name = queue.pop()!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const code = readFileSync(join(dist.dir, name), "utf8");
+      for (const match of code.matchAll(/^(?:import|export)\b[^;]*?["']([^"']+)["'];?$/gm)) {
+        if (match[1].startsWith("./")) queue.push(match[1].slice(2));
+        else outside.add(match[1]);
+      }
+    }
+    assert(seen.size > 1, `the http bundle imports its chunks: ${[...seen].join(", ")}`);
+    assertEquals([...outside], [], "static imports from outside the bundles");
     dist.remove();
   });
 });
