@@ -9,8 +9,7 @@ import { decodeMessage, type DecodeResult, type JsonRpcMessage } from "../protoc
 import { sanitizeText } from "../protocol/text.ts";
 import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
 import { counted } from "./census.ts";
-import { leadingResponseId } from "./_line_id.ts";
-import { lineSplitter } from "./_lines.ts";
+import { leadingResponseId, lineSplitter } from "./_lines.ts";
 import { type Pump, pumpStream } from "./_pump.ts";
 import { byteRing } from "./_ring.ts";
 import { endProcessTree, within } from "./_stdio_stop.ts";

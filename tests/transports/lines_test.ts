@@ -1,5 +1,4 @@
-import { leadingResponseId } from "../../transports/_line_id.ts";
-import { lineSplitter } from "../../transports/_lines.ts";
+import { leadingResponseId, lineSplitter } from "../../transports/_lines.ts";
 import { byteRing } from "../../transports/_ring.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 
