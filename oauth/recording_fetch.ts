@@ -7,7 +7,7 @@
  * @module
  */
 
-import { isCredentialName } from "../protocol/credential_names.ts";
+import { isCredentialName } from "../protocol/secrets.ts";
 import type { FetchLike } from "../protocol/fetch_like.ts";
 import type { Secrets } from "../protocol/secrets.ts";
 import { recordHeader } from "./record_header.ts";

@@ -16,8 +16,7 @@ import type { TokenStore } from "../oauth/store.ts";
 import { checkClientCredentialsOptions, checkOAuthOptions } from "../oauth/options_check.ts";
 import { configuredSecrets, type Grant } from "../oauth/middleware_parts.ts";
 import { recordHeader } from "../oauth/record_header.ts";
-import { isCredentialName } from "../protocol/credential_names.ts";
-import { createSecrets, type Secrets, secretsOf } from "../protocol/secrets.ts";
+import { createSecrets, isCredentialName, type Secrets, secretsOf } from "../protocol/secrets.ts";
 
 /** One mebibyte. */
 export const MiB = 1024 * 1024;
