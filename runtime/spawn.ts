@@ -2,7 +2,10 @@
  * One way to start a child process with piped stdio, over `Deno.Command` and `Bun.spawn`.
  *
  * The child's environment is built on purpose rather than inherited wholesale (see
- * `env.ts`): by default a short list of harmless parent variables plus `env`.
+ * `env.ts`): by default a short list of harmless parent variables plus `env`. A start that
+ * fails is told from the error Deno or Bun threw: a missing command and a refused permission
+ * can never succeed on a later attempt, so they get their own reasons (the client gives up on
+ * them at once); the runtime's own words go into the message.
  *
  * @module
  */
@@ -11,7 +14,6 @@ import { McpError } from "../protocol/errors.ts";
 import { runtimeName } from "./detect.ts";
 import { bunReadEnv, bunSpawn, bunWriteStderr } from "./bun.ts";
 import { childEnv, type InheritEnv } from "./env.ts";
-import { spawnError } from "./_spawn_error.ts";
 import { hostEnding, trackGroup } from "./groups.ts";
 import { denoHiddenEnv, denoReadEnv, denoSpawn, denoWriteStderr } from "./deno.ts";
 import type { ChildProcess, ResolvedSpawn } from "./process.ts";
@@ -165,4 +167,44 @@ export function writeParentStderr(chunk: Uint8Array): void {
   const runtime = runtimeName();
   if (runtime === "deno") denoWriteStderr(chunk);
   else if (runtime === "bun") bunWriteStderr(chunk);
+}
+
+function detail(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" && message !== "" ? ` (${message})` : "";
+}
+
+/**
+ * The error for a child process that could not be started.
+ *
+ * @param command The command (the message names it, never its arguments or environment).
+ * @param error What the runtime threw.
+ * @returns Kind `transport` with reason `command_not_found` (Deno's `NotFound`, `ENOENT`),
+ * `permission_denied` (Deno's `NotCapable` or `PermissionDenied`, `EACCES`, `EPERM`) or
+ * `spawn_failed`.
+ */
+export function spawnError(command: string, error: unknown): McpError {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  if (name === "NotFound" || code === "ENOENT") {
+    return new McpError(
+      `Cannot start "${command}": the command (or the working directory) was not found` +
+        detail(error),
+      { kind: "transport", reason: "command_not_found", cause: error },
+    );
+  }
+  if (
+    name === "NotCapable" || name === "PermissionDenied" || code === "EACCES" ||
+    code === "EPERM"
+  ) {
+    return new McpError(`Cannot start "${command}": permission denied${detail(error)}`, {
+      kind: "transport",
+      reason: "permission_denied",
+      cause: error,
+    });
+  }
+  return new McpError(`Cannot start "${command}"${detail(error)}`, {
+    kind: "transport",
+    reason: "spawn_failed",
+    cause: error,
+  });
 }

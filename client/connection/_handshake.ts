@@ -10,7 +10,7 @@ import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { buildMeta, type Implementation, META_SERVER_INFO } from "../../protocol/meta.ts";
 import type { ProbeOutcome, Verdict } from "../../protocol/negotiation.ts";
 import { pickVersion } from "../../protocol/versions.ts";
-import { isFatal } from "./_fatal.ts";
+import { isFatal } from "./_retry.ts";
 import { timeoutSignal } from "../../clock/timer.ts";
 import { isObject } from "../_json.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
@@ -36,7 +36,7 @@ const HANDSHAKE = { bare: true, progress: false, cancellable: false } as const;
  * @param version The modern version to offer.
  * @returns The outcome, with the HTTP `Retry-After` and challenge when there were any.
  * @throws {McpError} Kind `auth` when the OAuth middleware refused to authorize, and a
- * failure no retry can fix (see `_fatal.ts`) as it is.
+ * failure no retry can fix (see `_retry.ts`) as it is.
  */
 export async function probeOutcome(
   ctx: NegotiateContext,

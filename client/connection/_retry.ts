@@ -1,11 +1,15 @@
 /**
- * When a request answered with an HTTP status is worth sending again, and after how long:
- * the policy behind the `retry` option (see `RetryOptions`).
+ * What is worth another try. A request answered with an HTTP status, and after how long: the
+ * policy behind the `retry` option (see `RetryOptions`). And a failed connection: the connect
+ * loop asks {@linkcode retryable} after every failed attempt; a failure no attempt can fix (a
+ * command that does not exist, a permission the runtime refuses, an endpoint that is not
+ * there, a TLS failure, a package that does not load, a required sandbox that no sandbox on
+ * this machine can give) ends connecting at once, whatever the `reconnect` settings.
  *
  * @module
  */
 
-import { isMcpError } from "../../protocol/errors.ts";
+import { isMcpError, type McpError } from "../../protocol/errors.ts";
 import { backoffDelay } from "../_async.ts";
 import type { ResolvedRetry } from "../_resolve_options.ts";
 
@@ -67,4 +71,38 @@ export function retryDelay(
   }
   if (retryAfter !== undefined && retryAfter > policy.maxRetryAfter) return undefined;
   return Math.max(backoffDelay(retries + 1, policy, random), retryAfter ?? 0);
+}
+
+/** The reasons of failures that no later attempt can fix. */
+export const FATAL_REASONS: ReadonlySet<string> = new Set([
+  "command_not_found",
+  "permission_denied",
+  "endpoint_not_found",
+  "tls",
+  "dependency_missing",
+  "sandbox_unavailable",
+]);
+
+/**
+ * Whether `error` is a failure no later attempt can fix.
+ *
+ * @param error What an attempt failed with.
+ * @returns `true` for an `McpError` whose reason is in {@linkcode FATAL_REASONS}.
+ */
+export function isFatal(error: unknown): boolean {
+  return isMcpError(error) && error.reason !== undefined && FATAL_REASONS.has(error.reason);
+}
+
+/**
+ * Whether the connect loop tries again after an attempt failed with `error`: transport
+ * failures and timeouts (unless fatal), and a refused downgrade (the server may come back
+ * as the modern server it was).
+ *
+ * @param error What the attempt failed with.
+ * @returns Whether to try again.
+ */
+export function retryable(error: McpError): boolean {
+  if (isFatal(error)) return false;
+  return error.kind === "transport" || error.kind === "timeout" ||
+    error.reason === "downgrade_refused";
 }
