@@ -15,7 +15,7 @@
  */
 
 import type { Schema, Validator } from "@cfworker/json-schema";
-import { dependencyMissing } from "../protocol/failures.ts";
+import { dependencyMissing } from "../protocol/dependency_error.ts";
 import { McpError } from "../protocol/errors.ts";
 import { isObject, pointer, schemaProblem } from "./_schema_check.ts";
 

@@ -23,7 +23,7 @@
  */
 
 import type { JsonObject } from "../protocol/jsonrpc.ts";
-import type { MeterLike, TraceAttributes, TracerLike } from "./types.ts";
+import type { TraceAttributes } from "./types.ts";
 
 /** The trace context keys a request carries in `_meta` (and as W3C headers on HTTP). */
 export interface TraceMeta {
@@ -105,18 +105,4 @@ export interface TraceHooks {
     info: { era: string; version: string; serverName?: string; sessionId?: string },
     scope?: TraceScope,
   ): void;
-}
-
-/** What `createTracing` (`tracing.ts`) needs. */
-export interface TracingSettings {
-  /** The tracer. */
-  tracer: TracerLike;
-  /** The meter, if any. */
-  meter?: MeterLike;
-  /** Record tool call arguments and results (off by default). */
-  recordArguments: boolean;
-  /** The client's transport (its kind, URL and credentials). */
-  transport: { kind: string; url?: URL };
-  /** Where a failure to load `@opentelemetry/api` is told. */
-  warn(message: string): void;
 }

@@ -4,15 +4,13 @@
  * `@opentelemetry/api` load behind them. Until both are in, `loaded()` is the promise of that
  * load: the connect loop and each request wait for it (`requestWithInput`), and requests sent
  * through `traceRequests` before it are sent after it, in the order they were made. A client
- * without a tracer loads none of it, but for {@linkcode settle}, which ends a request's span
- * when its answer settles: small, so the request path holds it without the tracing itself.
+ * without a tracer loads none of it.
  *
  * @module
  */
 
-import type { TracedSend, TraceHooks, TraceScope, TracingSettings } from "./hooks.ts";
-import { isMcpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { TracedSend, TraceHooks } from "./hooks.ts";
+import type { TracingSettings } from "./tracing.ts";
 
 /**
  * The hooks of {@linkcode TracingSettings}, their code loaded on first use.
@@ -48,29 +46,4 @@ export function lazyTracing(settings: TracingSettings): TraceHooks {
     span: (name, attributes, parent) => loaded().span(name, attributes, parent),
     negotiated: (info, scope) => loaded().negotiated(info, scope),
   };
-}
-
-/**
- * Ends `scope` when `promise` settles; a round that asked for input is not an error. A
- * span that records nothing ends at once (no step is added to the request's way).
- */
-export function settle(
-  scope: TraceScope,
-  promise: Promise<JsonObject>,
-  isRound = false,
-): Promise<JsonObject> {
-  if (!scope.recording) {
-    scope.end();
-    return promise;
-  }
-  return promise.then((result) => {
-    scope.end(undefined, result);
-    return result;
-  }, (error: unknown) => {
-    if (isRound && isMcpError(error) && error.reason === "input_required") {
-      scope.event("mcp.input_required");
-      scope.end();
-    } else scope.end(error);
-    throw error;
-  });
 }

@@ -15,19 +15,25 @@ import { loadApi, loadedApi } from "./_api.ts";
 import { requestAttributes, spanName, transportAttributes } from "./_attributes.ts";
 import { requestMetrics } from "./_metrics.ts";
 import { CLIENT, INTERNAL, now, scopeOf, type Span, startSpan } from "./_scope.ts";
-import type {
-  TracedOptions,
-  TracedSend,
-  TraceHooks,
-  TraceMeta,
-  TraceScope,
-  TracingSettings,
-} from "./hooks.ts";
-import { settle } from "./lazy.ts";
+import type { TracedOptions, TracedSend, TraceHooks, TraceMeta, TraceScope } from "./hooks.ts";
+import { settle } from "./settle.ts";
 
-export { settle } from "./lazy.ts";
-export type { TracingSettings } from "./hooks.ts";
-import type { TraceAttributes } from "./types.ts";
+export { settle } from "./settle.ts";
+import type { MeterLike, TraceAttributes, TracerLike } from "./types.ts";
+
+/** What {@linkcode createTracing} needs. */
+export interface TracingSettings {
+  /** The tracer. */
+  tracer: TracerLike;
+  /** The meter, if any. */
+  meter?: MeterLike;
+  /** Record tool call arguments and results (off by default). */
+  recordArguments: boolean;
+  /** The client's transport (its kind, URL and credentials). */
+  transport: { kind: string; url?: URL };
+  /** Where a failure to load `@opentelemetry/api` is told. */
+  warn(message: string): void;
+}
 
 /**
  * Creates the tracing of one client. It starts loading `@opentelemetry/api` at once (for

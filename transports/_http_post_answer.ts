@@ -7,7 +7,7 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { serverErrorReason } from "../protocol/failures.ts";
+import { serverErrorReason } from "../protocol/error_reason.ts";
 import { isNotification, isRequest, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { discard, isRetryableStatus, mediaType, statusError } from "./_http.ts";
 import { readBoundedAnswer } from "./_long_body.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { malformedAnswer } from "../protocol/failures.ts";
+import { malformedAnswer } from "../protocol/malformed.ts";
 import {
   decodeMessage,
   isErrorResponse,

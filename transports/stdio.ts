@@ -5,7 +5,7 @@
  * @module
  */
 
-import { dependencyMissing } from "../protocol/failures.ts";
+import { dependencyMissing } from "../protocol/dependency_error.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { holdSecrets } from "../protocol/secrets.ts";

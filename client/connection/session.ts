@@ -7,7 +7,8 @@
  */
 
 import { McpError } from "../../protocol/errors.ts";
-import { malformedAnswer, serverErrorReason, withErrorCode } from "../../protocol/failures.ts";
+import { serverErrorReason, withErrorCode } from "../../protocol/error_reason.ts";
+import { malformedAnswer } from "../../protocol/malformed.ts";
 import {
   type DecodeFailure,
   isErrorResponse,

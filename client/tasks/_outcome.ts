@@ -6,7 +6,7 @@
  */
 
 import { McpError } from "../../protocol/errors.ts";
-import { serverErrorReason, withErrorCode } from "../../protocol/failures.ts";
+import { serverErrorReason, withErrorCode } from "../../protocol/error_reason.ts";
 import { checkKeys } from "../../protocol/option_keys.ts";
 import type { Task } from "../../protocol/tasks.ts";
 import { isObject } from "../_json.ts";
