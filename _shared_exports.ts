@@ -13,7 +13,13 @@
 
 export * from "./protocol/capabilities.ts";
 export * from "./protocol/discover.ts";
-export * from "./protocol/errors.ts";
+export {
+  isMcpError,
+  MCP_ERROR_KINDS,
+  McpError,
+  type McpErrorInit,
+  type McpErrorKind,
+} from "./protocol/errors.ts";
 export * from "./protocol/headers.ts";
 export * from "./protocol/jsonrpc.ts";
 export * from "./protocol/meta.ts";

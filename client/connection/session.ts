@@ -6,9 +6,12 @@
  * @module
  */
 
-import { McpError } from "../../protocol/errors.ts";
-import { serverErrorReason, withErrorCode } from "../../protocol/error_reason.ts";
-import { malformedAnswer } from "../../protocol/malformed.ts";
+import {
+  malformedAnswer,
+  McpError,
+  serverErrorReason,
+  withErrorCode,
+} from "../../protocol/errors.ts";
 import {
   type DecodeFailure,
   isErrorResponse,
