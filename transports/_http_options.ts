@@ -14,8 +14,7 @@ import { checkKeys } from "../protocol/option_keys.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "../oauth/options.ts";
 import type { TokenStore } from "../oauth/store.ts";
 import { checkClientCredentialsOptions, checkOAuthOptions } from "../oauth/options_check.ts";
-import { configuredSecrets, type Grant } from "../oauth/middleware_parts.ts";
-import { recordHeader } from "../oauth/record_header.ts";
+import { configuredSecrets, type Grant, recordHeader } from "../oauth/middleware_parts.ts";
 import { createSecrets, isCredentialName, type Secrets, secretsOf } from "../protocol/secrets.ts";
 
 /** One mebibyte. */
