@@ -132,7 +132,6 @@ const LAZY = [
  */
 const START_LAZY = [
   "client/changes/subscriptions.ts",
-  "client/changes/_listen_lazy.ts",
   "client/changes/_follow.ts",
   "client/changes/_listen.ts",
   "client/changes/cache.ts",
