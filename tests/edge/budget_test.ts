@@ -38,7 +38,9 @@ const LAZY = [
   "transports/_tool_headers.ts",
   "oauth/recording_fetch.ts",
   "oauth/lazy_middleware.ts",
-  // Governance's compilers: a client checks the options with `governance/check.ts` only.
+  // Governance's shell and compilers: a client checks the options with `governance/check.ts`
+  // only, and makes the stages (`create.ts`) when its governed methods load.
+  "governance/create.ts",
   "governance/options.ts",
   "governance/filter.ts",
   "governance/glob.ts",
