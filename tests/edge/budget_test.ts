@@ -126,8 +126,8 @@ const LAZY = [
  * The layers no entry loads with it, which a plain client's run may still load: the
  * subscriptions with the modern listens' shell and the listens, which its notification
  * listener asks for on a modern server (with the wait for shared work they share with the
- * cache); the client's cache with the list and result caches
- * and the store guard, which the first full listing, resource read or change of a shared
+ * cache); the client's cache with the list and result caches (the result cache with its
+ * store guard), which the first full listing, resource read or change of a shared
  * store loads; what names a server for the cache (with the OAuth identity reader), which
  * the cache asks for; listing pagination, which the first listing (or the cache) loads; and
  * the declaring of the tasks extension, which the listens (and the tasks) load.
@@ -139,7 +139,6 @@ const START_LAZY = [
   "client/changes/cache.ts",
   "cache/list_cache.ts",
   "cache/result_cache.ts",
-  "cache/_guard.ts",
   "transports/cache_target.ts",
   "oauth/identity.ts",
   "client/requests/pagination.ts",
