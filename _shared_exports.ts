@@ -30,9 +30,9 @@ export { isTask, type Task, type TaskStatus } from "./protocol/tasks.ts";
 
 export { connectClient, createClient, DEFAULT_READY_TIMEOUT } from "./client/client.ts";
 export { isContent, resultText } from "./client/content.ts";
-export * from "./client/types.ts";
+export type * from "./client/types.ts";
 export type * from "./tracing/types.ts";
-export * from "./transports/transport.ts";
+export type * from "./transports/transport.ts";
 export {
   type FetchLike,
   type HttpAuth,
