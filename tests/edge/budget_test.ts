@@ -122,6 +122,8 @@ const LAZY = [
   "client/tasks/call_rules.ts",
   // The legacy `initialize` handshake (the first legacy server; the fixture is modern).
   "client/connection/_initialize.ts",
+  // When an answer of an HTTP status is sent again (the first such answer).
+  "client/connection/_status_retry.ts",
 ];
 
 /**
