@@ -10,7 +10,6 @@
  */
 
 import { jsonLength } from "../protocol/json_length.ts";
-import { checkKeys } from "../protocol/option_keys.ts";
 import {
   type CacheKey,
   type CacheStore,
@@ -18,27 +17,12 @@ import {
   checkSet,
   encodeKey,
   entryOf,
+  memoryBounds,
+  type MemoryStoreOptions,
   valueOf,
 } from "./store.ts";
 
-/** Options of {@linkcode memoryStore}. */
-export interface MemoryStoreOptions {
-  /**
-   * The most entries kept (default 1 000); the least recently used goes first. `Infinity`:
-   * no bound, nothing is evicted (the store's `evicts` is then `false`).
-   */
-  maxEntries?: number;
-  /**
-   * The most bytes kept (default 32 MiB), counted as the JSON text of each entry's key and
-   * value; the least recently used entries go first. `Infinity`: no bound.
-   */
-  maxBytes?: number;
-  /** The clock, ms since the epoch (default `Date.now`). */
-  now?: () => number;
-}
-
-/** The default byte bound of {@linkcode memoryStore}: 32 MiB. */
-export const MEMORY_STORE_BYTES = 32 * 1024 * 1024;
+export { MEMORY_STORE_BYTES, type MemoryStoreOptions } from "./store.ts";
 
 const SEPARATOR = ":";
 
@@ -63,19 +47,7 @@ const SEPARATOR = ":";
  * ```
  */
 export function memoryStore(options: MemoryStoreOptions = {}): CacheStore {
-  checkKeys(options, ["maxEntries", "maxBytes", "now"], "memoryStore options");
-  const max = options.maxEntries ?? 1_000;
-  if (max !== Infinity && (!Number.isInteger(max) || max < 1)) {
-    throw new TypeError("memoryStore: maxEntries must be a positive integer");
-  }
-  const maxBytes = options.maxBytes ?? MEMORY_STORE_BYTES;
-  if (maxBytes !== Infinity && (!Number.isInteger(maxBytes) || maxBytes < 1)) {
-    throw new TypeError("memoryStore: maxBytes must be a positive integer");
-  }
-  if (options.now !== undefined && typeof options.now !== "function") {
-    throw new TypeError("memoryStore: now must be a function");
-  }
-  const now = options.now ?? Date.now;
+  const { max, maxBytes, now } = memoryBounds(options);
   // A Map iterates in insertion order: re-inserting on use keeps the oldest use first.
   const entries = new Map<string, { entry: ReturnType<typeof entryOf>; bytes: number }>();
   let bytes = 0;

@@ -1,7 +1,10 @@
 /**
  * The result cache of one client (SEP-2549, protocol.md §1.8): complete results of the
  * cacheable methods, keyed by the server, the scope, the method and the params that change
- * the result (never `_meta`), each kept for the server's `ttlMs`.
+ * the result (never `_meta`), each kept for the server's `ttlMs`, in a store that never fails
+ * a call (every operation bounded in time; an error or a timeout makes it a miss or a skipped
+ * write, with one warning until the store works again: a Redis that is down degrades the
+ * client to no cache).
  *
  * - `cacheScope: "public"` results go under the server's public partition, shared by every
  *   identity and every process using the store. `"private"` results (and results without a
@@ -10,7 +13,8 @@
  *   inherits the whole environment) they are neither stored nor served.
  * - Legacy results carry no `ttlMs`: they are kept for the `legacyTtlMs` the caller passes
  *   (default 0: not at all), under the identity.
- * - A store that fails makes every operation a miss (one warning; see `_guard.ts`).
+ * - A store that fails makes every operation a miss (one warning; see
+ *   {@linkcode guardStore}).
  * - A save names the {@linkcode ResultCache.stamp} taken when its request was sent: when the
  *   credentials changed since (a `retarget`, or a live target's identity moved), the result
  *   is dropped, so no answer meant for one identity is kept under the next one.
@@ -24,8 +28,8 @@
 
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { type CacheTarget, canonicalJson, digest } from "./digest.ts";
-import { guardStore } from "./_guard.ts";
 import type { CacheKey, CacheStore } from "./store.ts";
+import { clearTimer, startTimer } from "../clock/timer.ts";
 
 /** How a call uses the cache: `use` a fresh entry, `refresh` it, or `bypass` the cache. */
 export type CacheMode = "use" | "refresh" | "bypass";
@@ -224,5 +228,78 @@ export function createResultCache(options: ResultCacheOptions): ResultCache {
       target = undefined;
       known = undefined;
     },
+  };
+}
+
+/** The longest a store operation may take before it counts as failed. */
+export const STORE_TIMEOUT = 5_000;
+
+/** A {@linkcode CacheStore} whose operations resolve `undefined` instead of failing. */
+export interface GuardedStore {
+  get(key: CacheKey): Promise<unknown>;
+  set(key: CacheKey, value: unknown, ttlMs: number): Promise<void>;
+  delete(key: CacheKey): Promise<void>;
+  deletePrefix(prefix: CacheKey): Promise<void>;
+}
+
+/**
+ * Guards a store.
+ *
+ * @param store The user's store.
+ * @param warn Where the one warning goes.
+ * @param timeout The bound of each operation.
+ * @returns The guarded store.
+ */
+export function guardStore(
+  store: CacheStore,
+  warn: (message: string) => void,
+  timeout = STORE_TIMEOUT,
+): GuardedStore {
+  let failing = false;
+  const failed = (op: string, error: unknown) => {
+    if (!failing) {
+      const why = error instanceof Error ? error.message : String(error);
+      warn(`The cache store failed (${op}: ${why}); going on without the cache until it works`);
+    }
+    failing = true;
+  };
+  const run = <T>(op: string, call: () => Promise<T>): Promise<T | undefined> =>
+    new Promise<T | undefined>((resolve) => {
+      let done = false;
+      let timer: ReturnType<typeof startTimer> | undefined;
+      const finish = (value: T | undefined) => {
+        if (done) return;
+        done = true;
+        clearTimer(timer);
+        resolve(value);
+      };
+      let attempt: Promise<T>;
+      try {
+        attempt = Promise.resolve(call());
+      } catch (error) {
+        attempt = Promise.reject(error);
+      }
+      attempt.then((value) => {
+        failing = false;
+        finish(value);
+      }, (error) => {
+        failed(op, error);
+        finish(undefined);
+      });
+      // An operation already done (the memory store) settles first and needs no timer.
+      queueMicrotask(() => {
+        if (done) return;
+        timer = startTimer(() => {
+          if (done) return;
+          failed(op, new Error(`timed out after ${timeout} ms`));
+          finish(undefined);
+        }, timeout);
+      });
+    });
+  return {
+    get: (key) => run("get", () => store.get(key)),
+    set: (key, value, ttlMs) => run("set", () => store.set(key, value, ttlMs)).then(() => {}),
+    delete: (key) => run("delete", () => store.delete(key)).then(() => {}),
+    deletePrefix: (prefix) => run("deletePrefix", () => store.deletePrefix(prefix)).then(() => {}),
   };
 }

@@ -14,6 +14,8 @@
  * @module
  */
 
+import { checkKeys } from "../protocol/option_keys.ts";
+
 /**
  * A key: its parts, each kept distinct by every store (Deno KV as key parts; the memory
  * store and Redis join them with {@linkcode encodeKey}), so no part a server names can
@@ -223,4 +225,49 @@ export function checkKey(key: CacheKey, prefix = false): void {
   ) {
     throw new TypeError("a cache key must be an array of strings");
   }
+}
+
+/** Options of `memoryStore` (`memory.ts`), checked by {@linkcode memoryBounds}. */
+export interface MemoryStoreOptions {
+  /**
+   * The most entries kept (default 1 000); the least recently used goes first. `Infinity`:
+   * no bound, nothing is evicted (the store's `evicts` is then `false`).
+   */
+  maxEntries?: number;
+  /**
+   * The most bytes kept (default 32 MiB), counted as the JSON text of each entry's key and
+   * value; the least recently used entries go first. `Infinity`: no bound.
+   */
+  maxBytes?: number;
+  /** The clock, ms since the epoch (default `Date.now`). */
+  now?: () => number;
+}
+
+/** The default byte bound of `memoryStore`: 32 MiB. */
+export const MEMORY_STORE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The checked bounds and clock of a memory store: what `memoryStore` checks at once, before
+ * its code loads (the entries' `memoryStore` makes it on first use).
+ *
+ * @param options The options.
+ * @returns The most entries and bytes kept, and the clock.
+ * @throws {TypeError} On a bad option.
+ */
+export function memoryBounds(
+  options: MemoryStoreOptions,
+): { max: number; maxBytes: number; now: () => number } {
+  checkKeys(options, ["maxEntries", "maxBytes", "now"], "memoryStore options");
+  const max = options.maxEntries ?? 1_000;
+  if (max !== Infinity && (!Number.isInteger(max) || max < 1)) {
+    throw new TypeError("memoryStore: maxEntries must be a positive integer");
+  }
+  const maxBytes = options.maxBytes ?? MEMORY_STORE_BYTES;
+  if (maxBytes !== Infinity && (!Number.isInteger(maxBytes) || maxBytes < 1)) {
+    throw new TypeError("memoryStore: maxBytes must be a positive integer");
+  }
+  if (options.now !== undefined && typeof options.now !== "function") {
+    throw new TypeError("memoryStore: now must be a function");
+  }
+  return { max, maxBytes, now: options.now ?? Date.now };
 }

@@ -27,7 +27,9 @@
 
 import { type CacheTarget, localName } from "../cache/digest.ts";
 import { isMcpError, McpError } from "../protocol/errors.ts";
-import type { Governance, Scope } from "../governance/pipeline.ts";
+import type { Scope } from "../governance/pipeline.ts";
+import { createGovernance } from "../governance/create.ts";
+import type { GovernanceOptions } from "../governance/options.ts";
 import { taskResults } from "../governance/task_results.ts";
 import { isObject } from "./_json.ts";
 import type { ListingMethods } from "./_client_lists.ts";
@@ -50,8 +52,8 @@ type SendingMethod =
 
 /** What the governed methods wrap. */
 export interface GovernedDeps {
-  /** The stages. */
-  governance: Governance;
+  /** The governance options (checked): the stages are made from them here. */
+  governance: GovernanceOptions;
   /** The `name` option. */
   name?: string;
   /** How the server process is contained (the transport's `containment()`). */
@@ -151,7 +153,8 @@ function caller(options: ToolViewOptions | undefined): ToolViewOptions {
  * @returns The methods that replace the plain ones.
  */
 export function governedMethods(deps: GovernedDeps): GovernedMethods {
-  const { governance, lists, cache, plain } = deps;
+  const { lists, cache, plain } = deps;
+  const governance = createGovernance(deps.governance);
   // The stages after the call, for the tasks this client's governed calls started.
   const tasks = taskResults();
   // The server's name in governance (pins, grants, `servers:` rules, `ctx.server`): the

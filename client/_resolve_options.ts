@@ -11,9 +11,8 @@ import { era, SUPPORTED_VERSIONS } from "../protocol/versions.ts";
 import type { Transport } from "../transports/transport.ts";
 import { type CacheStore, lazyStore } from "../cache/store.ts";
 import type { TraceHooks } from "../tracing/hooks.ts";
-import { GOVERNANCE_KEYS } from "../governance/check.ts";
-import { createGovernance } from "../governance/create.ts";
-import type { Governance } from "../governance/stages.ts";
+import { checkGovernanceOptions, GOVERNANCE_KEYS } from "../governance/check.ts";
+import type { GovernanceOptions } from "../governance/options.ts";
 import { CLIENT_OPTION_NAMES } from "./option_names.ts";
 import type { Backoff } from "./_async.ts";
 import { isObject } from "./_json.ts";
@@ -95,8 +94,11 @@ export interface ResolvedOptions {
   shape: ShapeSettings;
   /** The server's name for governance, when given. */
   name?: string;
-  /** The governance stages, when any governance option is given (decided once, here). */
-  governance?: Governance;
+  /**
+   * The governance options, checked, when any is given (decided once, here): the stages are
+   * made from them when the governed methods load.
+   */
+  governance?: GovernanceOptions;
 }
 
 export type { ResolvedRetry } from "./_option_checks.ts";
@@ -257,7 +259,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   }
   if (GOVERNANCE_KEYS.some((key) => (options as Record<string, unknown>)[key] !== undefined)) {
     const { tools, validate, policy, hooks, pin } = options;
-    resolved.governance = createGovernance({
+    const governance = {
       tools,
       validate,
       policy,
@@ -265,7 +267,9 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       pin,
       store: resolved.cache,
       warn: resolved.warn,
-    });
+    };
+    checkGovernanceOptions(governance as Record<string, unknown>);
+    resolved.governance = governance;
   }
   return resolved;
 }

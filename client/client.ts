@@ -26,7 +26,7 @@ import { listingMethods } from "./_client_lists.ts";
 import type { GovernedDeps, GovernedMethods } from "./_client_governance.ts";
 import { resolveOptions } from "./_resolve_options.ts";
 import { createConnection } from "./connection/connection.ts";
-import { inputContext } from "./requests/mrtr.ts";
+import { fromRetry, inputContext, requestWithInput } from "./requests/mrtr.ts";
 import { createNotificationHub } from "./changes/notifications.ts";
 import { lazyClientCache } from "./changes/_cache_lazy.ts";
 import type { FollowedList, Subscriptions } from "./changes/subscriptions.ts";
@@ -34,7 +34,16 @@ import { lazySubscriptions } from "./changes/_subscriptions_lazy.ts";
 import { instructionsForLlm } from "./requests/instructions.ts";
 import type { TaskContext } from "./tasks/tasks.ts";
 import { routeToolCall } from "./tasks/route.ts";
-import { checkOptions, getPrompt, ping, type Requester, setLogLevel } from "./requests/requests.ts";
+import {
+  callTool as sendToolCall,
+  checkOptions,
+  getPrompt,
+  ping,
+  readResource as readResourceOn,
+  type Requester,
+  setLogLevel,
+  toolResult,
+} from "./requests/requests.ts";
 import type { ClientOptions, McpClient } from "./types.ts";
 import type { ToolCallOptions } from "./request_options.ts";
 import { McpError } from "../protocol/errors.ts";
@@ -142,6 +151,7 @@ export function createClient(options: ClientOptions): McpClient {
     watch: (listener) => hub.subscribe(listener),
     follow: (taskId) => subs.followTask(taskId),
     callers: resolved.taskCallers,
+    wire: { callTool: sendToolCall, toolResult, requestWithInput },
   };
   const cache = lazyClientCache({
     store: resolved.cache,
@@ -157,6 +167,7 @@ export function createClient(options: ClientOptions): McpClient {
       }
     },
     waitTimeout: resolved.requestTimeout,
+    reads: { checkOptions, readResource: readResourceOn, fromRetry },
   });
   const close = () => connection.close();
   const following = <T>(lists: readonly FollowedList[], result: T): T => {

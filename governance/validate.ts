@@ -15,8 +15,7 @@
  */
 
 import type { Schema, Validator } from "@cfworker/json-schema";
-import { dependencyMissing } from "../protocol/dependency_error.ts";
-import { McpError } from "../protocol/errors.ts";
+import { dependencyMissing, McpError } from "../protocol/errors.ts";
 import { isObject, pointer, schemaProblem } from "./_schema_check.ts";
 
 /** One way the arguments (or the output) fail the schema. */

@@ -1,8 +1,9 @@
 /**
  * Machine-to-machine credentials (no user): a client secret, a `private_key_jwt` key
  * (RFC 7523, a PEM key imported with jose), or a JWT bearer `assertion` the host supplies;
- * the token client they make at a given authorization server. Their check and types are in
- * `client_credentials_check.ts` (re-exported here), the grant requests in
+ * the token client they make at a given authorization server. Their check is in
+ * `options_check.ts` and their types in `options.ts` (both re-exported here), the grant
+ * requests in
  * `client_credentials_grant.ts`.
  *
  * @module
@@ -12,13 +13,9 @@ import type { AuthorizationServerMetadata } from "./server_metadata.ts";
 import type { TokenClient } from "./client_auth.ts";
 import { oauthError } from "./_util.ts";
 
-export {
-  type AssertionContext,
-  type AssertionSource,
-  checkClientCredentials,
-  type ClientCredentials,
-} from "./client_credentials_check.ts";
-import type { ClientCredentials } from "./client_credentials_check.ts";
+export { checkClientCredentials } from "./options_check.ts";
+export type { AssertionContext, AssertionSource, ClientCredentials } from "./options.ts";
+import type { ClientCredentials } from "./options.ts";
 
 /** The JWT bearer grant type (RFC 7523 §2.1). */
 export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";

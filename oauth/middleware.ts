@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { dependencyMissing } from "../protocol/dependency_error.ts";
+import { dependencyMissing } from "../protocol/errors.ts";
 import type { Engine, Grant } from "./_engine.ts";
 import { type ClientCredentialsOptions, type OAuthOptions, principalOf } from "./options.ts";
 import { checkClientCredentialsOptions, checkOAuthOptions } from "./options_check.ts";

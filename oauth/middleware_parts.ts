@@ -3,7 +3,10 @@
  * it keeps out of errors (filled with the credentials it is configured with: client secrets,
  * a private key, an assertion) and who follows its token fetches. The middleware
  * (`middleware.ts`) and its shell that loads it on first use (`lazy_middleware.ts`) share
- * them, so a transport redacts the configured secrets from its first message on.
+ * them, so a transport redacts the configured secrets from its first message on. With them,
+ * how one credential header's value is remembered in such a set: what the HTTP transport pins
+ * from its static headers at once, and what `recordingFetch` remembers from every outgoing
+ * request.
  *
  * @module
  */
@@ -68,4 +71,49 @@ export function configuredSecrets(grant: Grant): (string | undefined)[] {
     out.push(privateKey.trim(), privateKey.replace(/-----[^-]+-----|\s+/g, ""));
   }
   return out;
+}
+
+/**
+ * Remembers the credential in one header value: the credentials of an `Authorization`
+ * (and, for `Basic`, the decoded secret), each cookie value, or the whole value.
+ *
+ * @param secrets Where to remember it.
+ * @param name The header name.
+ * @param value Its value.
+ * @param pinned Whether it is configured (kept longer).
+ * @example
+ * ```ts
+ * import { recordHeader } from "./middleware_parts.ts";
+ * import { createSecrets } from "../protocol/secrets.ts";
+ *
+ * const secrets = createSecrets();
+ * recordHeader(secrets, "Authorization", "Bearer tok-123456789", true);
+ * if (secrets.text("echo tok-123456789") !== "echo [redacted]") throw new Error("unexpected");
+ * ```
+ */
+export function recordHeader(secrets: Secrets, name: string, value: string, pinned = false): void {
+  const lower = name.toLowerCase();
+  if (lower === "authorization" || lower === "proxy-authorization") {
+    const space = value.indexOf(" ");
+    const credentials = space < 0 ? value : value.slice(space + 1).trim();
+    secrets.add(credentials, pinned);
+    if (/^basic$/i.test(value.slice(0, space))) {
+      try {
+        const pair = atob(credentials);
+        const colon = pair.indexOf(":");
+        secrets.add(pair, pinned);
+        secrets.add(decodeURIComponent(pair.slice(colon + 1)), pinned);
+      } catch {
+        // not base64 (or not percent-encoded): the encoded form is remembered
+      }
+    }
+    return;
+  }
+  if (lower === "cookie") {
+    for (const part of value.split(";")) {
+      secrets.add(part.slice(part.indexOf("=") + 1).trim(), pinned);
+    }
+    return;
+  }
+  secrets.add(value, pinned);
 }

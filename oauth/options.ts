@@ -1,12 +1,12 @@
 /**
  * The options of the OAuth middleware ({@linkcode OAuthOptions} for a user's login,
- * {@linkcode ClientCredentialsOptions} for a client acting for itself), the callback
- * receiver contract; their checks are in `options_check.ts`.
+ * {@linkcode ClientCredentialsOptions} for a client acting for itself, with its
+ * {@linkcode ClientCredentials}), the callback receiver contract; their checks are in
+ * `options_check.ts`.
  *
  * @module
  */
 
-import type { ClientCredentials } from "./client_credentials.ts";
 import type { ClientMetadata } from "./dynamic_registration.ts";
 import type { PreRegisteredClient } from "./registration.ts";
 import type { TokenStore } from "./store.ts";
@@ -154,3 +154,50 @@ export function scopeList(scope: string | string[] | undefined): string[] | unde
   const list = (Array.isArray(scope) ? scope : scope.split(/\s+/)).filter((s) => s !== "");
   return list.length > 0 ? [...new Set(list)] : undefined;
 }
+
+/** Credentials of a client that acts for itself. */
+export interface ClientCredentials {
+  /** The `client_id`. */
+  clientId: string;
+  /** A `client_secret` (sent with `client_secret_basic`, or `client_secret_post`). */
+  clientSecret?: string;
+  /**
+   * A private key for `private_key_jwt`: a PKCS#8 PEM string or a `CryptoKey`. The
+   * assertion has `iss` = `sub` = the client id and `aud` = the issuer.
+   */
+  privateKey?: string | CryptoKey;
+  /** The JWS algorithm of `privateKey` (default: the server's first listed, else `RS256`). */
+  algorithm?: string;
+  /** The `kid` header of the assertion. */
+  keyId?: string;
+  /**
+   * A JWT (or a function returning a fresh one) for the JWT bearer grant, e.g. a workload
+   * identity token, or an identity assertion grant from `idJagAssertion()`. With it, the
+   * grant is `jwt-bearer` instead of `client_credentials`, and a refused assertion is
+   * reported, never retried with another grant.
+   */
+  assertion?: string | AssertionSource;
+  /** Overrides the token endpoint authentication method. */
+  tokenEndpointAuthMethod?:
+    | "client_secret_basic"
+    | "client_secret_post"
+    | "private_key_jwt"
+    | "none";
+}
+
+/** What an assertion function is told: where the assertion will be presented, and for what. */
+export interface AssertionContext {
+  /** The authorization server's issuer identifier (the assertion's audience). */
+  issuer: string;
+  /** Its token endpoint. */
+  tokenEndpoint: string;
+  /** The resource the access token is for. */
+  resource: string;
+  /** The scopes that will be asked for, if any. */
+  scope?: string;
+  /** Aborted when the request is abandoned. */
+  signal?: AbortSignal;
+}
+
+/** Returns a fresh assertion (a JWT) for the JWT bearer grant. */
+export type AssertionSource = (context: AssertionContext) => string | Promise<string>;

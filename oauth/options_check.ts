@@ -1,14 +1,20 @@
 /**
- * The checks of the OAuth middleware's options: {@linkcode checkOAuthOptions} and
- * {@linkcode checkClientCredentialsOptions} throw a `TypeError` naming the bad key, unknown
- * keys included.
+ * The checks of the OAuth options: {@linkcode checkOAuthOptions},
+ * {@linkcode checkClientCredentialsOptions} and {@linkcode checkClientCredentials} (the
+ * machine-to-machine credentials: a client secret, a `private_key_jwt` key or a JWT bearer
+ * `assertion`) throw a `TypeError` naming the bad key, unknown keys included. A transport
+ * checks its `auth` with them at once; the token clients load on first use.
  *
  * @module
  */
 
 import { checkKeys } from "../protocol/option_keys.ts";
-import { checkClientCredentials } from "./client_credentials_check.ts";
-import { type ClientCredentialsOptions, flowOf, type OAuthOptions } from "./options.ts";
+import {
+  type ClientCredentials,
+  type ClientCredentialsOptions,
+  flowOf,
+  type OAuthOptions,
+} from "./options.ts";
 
 /** The keys of {@linkcode CommonOAuthOptions}. */
 const COMMON_KEYS = [
@@ -241,4 +247,78 @@ export function checkClientCredentialsOptions(
   checkCommon(v, key);
   optionalString(v, "issuer", key);
   return v as unknown as ClientCredentialsOptions;
+}
+
+/** The keys of {@linkcode ClientCredentials}. */
+const CLIENT_CREDENTIALS_KEYS: readonly string[] = Object.freeze([
+  "clientId",
+  "clientSecret",
+  "privateKey",
+  "algorithm",
+  "keyId",
+  "assertion",
+  "tokenEndpointAuthMethod",
+]);
+
+/**
+ * Checks a {@linkcode ClientCredentials} value; throws `TypeError` naming `key` when bad.
+ *
+ * @param value The value.
+ * @param key The option name for messages.
+ * @param extra Other keys the object may have (an unknown key is a `TypeError` naming it).
+ * @returns The value, typed.
+ *
+ * @example
+ * ```ts
+ * import { checkClientCredentials } from "./options_check.ts";
+ *
+ * checkClientCredentials({ clientId: "svc", clientSecret: "s" }, "auth.clientCredentials");
+ * try {
+ *   checkClientCredentials({ clientId: "svc" }, "auth.clientCredentials");
+ *   throw new Error("accepted");
+ * } catch (error) {
+ *   if (!(error instanceof TypeError)) throw error;
+ * }
+ * ```
+ */
+export function checkClientCredentials(
+  value: unknown,
+  key: string,
+  extra: readonly string[] = [],
+): ClientCredentials {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TypeError(`${key} must be an object`);
+  }
+  const v = checkKeys(
+    value as Record<string, unknown>,
+    [...CLIENT_CREDENTIALS_KEYS, ...extra],
+    key,
+  );
+  if (typeof v.clientId !== "string" || v.clientId === "") {
+    throw new TypeError(`${key}.clientId must be a non-empty string`);
+  }
+  if (v.clientSecret !== undefined && typeof v.clientSecret !== "string") {
+    throw new TypeError(`${key}.clientSecret must be a string`);
+  }
+  if (
+    v.privateKey !== undefined && typeof v.privateKey !== "string" &&
+    !(typeof CryptoKey !== "undefined" && v.privateKey instanceof CryptoKey)
+  ) {
+    throw new TypeError(`${key}.privateKey must be a PEM string or a CryptoKey`);
+  }
+  if (
+    v.assertion !== undefined && typeof v.assertion !== "string" &&
+    typeof v.assertion !== "function"
+  ) {
+    throw new TypeError(`${key}.assertion must be a string or a function`);
+  }
+  for (const name of ["algorithm", "keyId", "tokenEndpointAuthMethod"]) {
+    if (v[name] !== undefined && typeof v[name] !== "string") {
+      throw new TypeError(`${key}.${name} must be a string`);
+    }
+  }
+  if (v.clientSecret === undefined && v.privateKey === undefined && v.assertion === undefined) {
+    throw new TypeError(`${key} needs a clientSecret, a privateKey or an assertion`);
+  }
+  return v as unknown as ClientCredentials;
 }

@@ -7,12 +7,12 @@
  * @module
  */
 
-import { isCredentialName } from "../protocol/credential_names.ts";
+import { isCredentialName } from "../protocol/secrets.ts";
 import type { FetchLike } from "../protocol/fetch_like.ts";
 import type { Secrets } from "../protocol/secrets.ts";
-import { recordHeader } from "./record_header.ts";
+import { recordHeader } from "./middleware_parts.ts";
 
-export { recordHeader } from "./record_header.ts";
+export { recordHeader } from "./middleware_parts.ts";
 
 /** Form fields of OAuth requests whose values are credentials. */
 const CREDENTIAL_FIELDS = [

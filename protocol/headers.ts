@@ -1,17 +1,14 @@
 /**
  * Modern Streamable HTTP header rules: the mirrored `MCP-Protocol-Version`, `Mcp-Method`,
- * `Mcp-Name` and `Mcp-Param-*` headers. The `=?base64?…?=` value encoding
- * (`header_value.ts`) and the `x-mcp-header` rules (`param_headers.ts`) are re-exported here.
+ * `Mcp-Name` and `Mcp-Param-*` headers, their values' `=?base64?…?=` encoding, and the
+ * `x-mcp-header` rules that declare a tool's param headers.
  *
  * @module
  */
 
-import { encodeHeaderValue } from "./header_value.ts";
 import type { JsonRpcNotification, JsonRpcRequest } from "./jsonrpc.ts";
 import { META_PROTOCOL_VERSION } from "./meta.ts";
-
-export * from "./header_value.ts";
-export * from "./param_headers.ts";
+import { McpError } from "./errors.ts";
 
 /** The names of the modern mirrored headers (`paramPrefix` + the declared name for arguments). */
 export const MCP_HEADERS: Readonly<{
@@ -84,4 +81,369 @@ export function modernHeaders(
   const name = key === undefined ? undefined : params?.[key];
   if (typeof name === "string") headers[MCP_HEADERS.name] = encodeHeaderValue(name);
   return { ...headers, ...opts.paramHeaders };
+}
+
+const PREFIX = "=?base64?";
+const SUFFIX = "?=";
+
+function looksEncoded(value: string): boolean {
+  return value.length >= PREFIX.length + SUFFIX.length && value.startsWith(PREFIX) &&
+    value.endsWith(SUFFIX);
+}
+
+function isPlain(value: string): boolean {
+  if (looksEncoded(value)) return false;
+  const n = value.length;
+  if (n === 0) return true;
+  const first = value.charCodeAt(0);
+  const last = value.charCodeAt(n - 1);
+  if (first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09) return false;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 0x20 || c > 0x7e) && c !== 0x09) return false;
+  }
+  return true;
+}
+
+/**
+ * Encodes a value for a modern MCP header. Integers are written in decimal and booleans as
+ * `true`/`false`. A string stays as it is when every character is visible ASCII (0x21–0x7E)
+ * or an inner space or tab, it has no leading or trailing whitespace, and it does not
+ * already look like `=?base64?…?=`; otherwise it is sent as `=?base64?<base64 of UTF-8>?=`.
+ *
+ * @param value A string, an integer within ±(2^53−1), or a boolean.
+ * @returns The header value.
+ * @throws {RangeError} For a number that is not a safe integer.
+ *
+ * @example
+ * ```ts
+ * import { encodeHeaderValue } from "./headers.ts";
+ *
+ * if (encodeHeaderValue("us-west1") !== "us-west1") throw new Error();
+ * if (encodeHeaderValue("Hello, 世界") !== "=?base64?SGVsbG8sIOS4lueVjA==?=") throw new Error();
+ * if (encodeHeaderValue(42) !== "42" || encodeHeaderValue(false) !== "false") throw new Error();
+ * ```
+ */
+export function encodeHeaderValue(value: string | number | boolean): string {
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") {
+    if (!Number.isSafeInteger(value)) {
+      throw new RangeError("encodeHeaderValue: a number must be an integer within ±(2^53−1)");
+    }
+    return String(value);
+  }
+  if (typeof value !== "string") throw new TypeError("encodeHeaderValue: unsupported value");
+  if (isPlain(value)) return value;
+  return PREFIX + encodeBase64(new TextEncoder().encode(value)) + SUFFIX;
+}
+
+/**
+ * Decodes a modern MCP header value: `=?base64?…?=` values are decoded from base64 UTF-8,
+ * anything else is returned as it is (servers and test fixtures use this).
+ *
+ * @param value The header value.
+ * @returns The decoded text, or `undefined` when the base64 or its UTF-8 is invalid.
+ *
+ * @example
+ * ```ts
+ * import { decodeHeaderValue } from "./headers.ts";
+ *
+ * if (decodeHeaderValue("=?base64?SGVsbG8sIOS4lueVjA==?=") !== "Hello, 世界") throw new Error();
+ * if (decodeHeaderValue("plain") !== "plain") throw new Error();
+ * ```
+ */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!looksEncoded(value)) return value;
+  const bytes = decodeBase64(value.slice(PREFIX.length, value.length - SUFFIX.length));
+  if (bytes === undefined) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/**
+ * Encodes bytes as padded base64.
+ *
+ * @param bytes The bytes.
+ * @returns The base64 text.
+ */
+function encodeBase64(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i];
+    const b = i + 1 < bytes.length ? bytes[i + 1] : 0;
+    const c = i + 2 < bytes.length ? bytes[i + 2] : 0;
+    const n = (a << 16) | (b << 8) | c;
+    out += ALPHABET[(n >> 18) & 63] + ALPHABET[(n >> 12) & 63];
+    out += i + 1 < bytes.length ? ALPHABET[(n >> 6) & 63] : "=";
+    out += i + 2 < bytes.length ? ALPHABET[n & 63] : "=";
+  }
+  return out;
+}
+
+/**
+ * Decodes padded base64 (the length must be a multiple of 4, padding only at the end).
+ *
+ * @param text The base64 text.
+ * @returns The bytes, or `undefined` when `text` is not valid base64.
+ */
+function decodeBase64(text: string): Uint8Array | undefined {
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+  const out = new Uint8Array((text.length / 4) * 3 - padding);
+  let o = 0;
+  for (let i = 0; i < text.length; i += 4) {
+    let n = 0;
+    for (let j = 0; j < 4; j++) {
+      const ch = text[i + j];
+      n = (n << 6) | (ch === "=" ? 0 : ALPHABET.indexOf(ch));
+    }
+    if (o < out.length) out[o++] = (n >> 16) & 255;
+    if (o < out.length) out[o++] = (n >> 8) & 255;
+    if (o < out.length) out[o++] = n & 255;
+  }
+  return out;
+}
+
+/** One valid `x-mcp-header` declaration of a tool's input schema. */
+export interface McpHeaderDeclaration {
+  /** The declared name; the header is `Mcp-Param-{name}`. */
+  name: string;
+  /** The property names from the schema root to the argument. */
+  path: string[];
+}
+
+/** The outcome of {@linkcode mcpHeaderDeclarations}. */
+export type McpHeaderDeclarations =
+  | { ok: true; headers: McpHeaderDeclaration[] }
+  | { ok: false; reason: string };
+
+/** A tool dropped by {@linkcode filterToolsWithValidHeaders}, and why. */
+export interface DroppedTool {
+  /** The tool's name. */
+  name: string;
+  /** Why its `x-mcp-header` declarations are invalid. */
+  reason: string;
+}
+
+const KEYWORD = "x-mcp-header";
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
+// Keywords whose value is a map of subschemas (besides `properties`), one subschema, or an
+// array of subschemas. Anything else (`enum`, `default`, `examples`, …) holds data.
+const SCHEMA_MAPS = [
+  "$defs",
+  "definitions",
+  "patternProperties",
+  "dependentSchemas",
+  "dependencies",
+];
+const SCHEMA_ONE_OR_MANY = [
+  "items",
+  "additionalItems",
+  "prefixItems",
+  "additionalProperties",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "allOf",
+  "anyOf",
+  "oneOf",
+];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function check(node: Record<string, unknown>, path: string[] | null, where: string): string {
+  const name = node[KEYWORD];
+  if (path === null || path.length === 0) {
+    return `${KEYWORD} at ${where || "/"} is not reached from the root through properties`;
+  }
+  if (typeof name !== "string" || !TOKEN.test(name)) {
+    return `${KEYWORD} at ${where} must be a non-empty header token`;
+  }
+  if (typeof node.type !== "string" || !HEADER_TYPES.has(node.type)) {
+    return `${KEYWORD} at ${where} is not on a string, integer or boolean property`;
+  }
+  if (node.$ref !== undefined) return `${KEYWORD} at ${where} sits beside $ref`;
+  return "";
+}
+
+/** Walks schema positions; returns the first problem, or `""`. `path` is null off `properties`. */
+function walk(
+  node: unknown,
+  path: string[] | null,
+  where: string,
+  out: McpHeaderDeclaration[],
+  ancestors: Set<object>,
+): string {
+  if (!isObject(node) || ancestors.has(node)) return "";
+  if (node[KEYWORD] !== undefined) {
+    const problem = check(node, path, where);
+    if (problem) return problem;
+    out.push({ name: node[KEYWORD] as string, path: path as string[] });
+  }
+  const children: [unknown, string[] | null, string][] = [];
+  if (isObject(node.properties)) {
+    for (const [key, sub] of Object.entries(node.properties)) {
+      children.push([sub, path === null ? null : [...path, key], `${where}/properties/${key}`]);
+    }
+  }
+  for (const keyword of SCHEMA_MAPS) {
+    const map = node[keyword];
+    if (!isObject(map)) continue;
+    for (const [key, sub] of Object.entries(map)) {
+      children.push([sub, null, `${where}/${keyword}/${key}`]);
+    }
+  }
+  for (const keyword of SCHEMA_ONE_OR_MANY) {
+    const value = node[keyword];
+    if (Array.isArray(value)) {
+      value.forEach((sub, i) => children.push([sub, null, `${where}/${keyword}/${i}`]));
+    } else children.push([value, null, `${where}/${keyword}`]);
+  }
+  ancestors.add(node);
+  try {
+    for (const [sub, subPath, subWhere] of children) {
+      const problem = walk(sub, subPath, subWhere, out, ancestors);
+      if (problem) return problem;
+    }
+  } finally {
+    ancestors.delete(node);
+  }
+  return "";
+}
+
+/**
+ * Reads and validates the `x-mcp-header` declarations of a tool's `inputSchema`. Each must be
+ * a non-empty RFC 9110 token, unique case-insensitively, on a `string`, `integer` or
+ * `boolean` property reached from the root through `properties` alone (one found under
+ * `items`, `oneOf`/`anyOf`/`allOf`/`not`, `if`/`then`/`else`, `$defs`, or beside `$ref` makes
+ * the whole schema invalid). Never throws.
+ *
+ * @param inputSchema A tool's input schema.
+ * @returns The declarations (possibly none), or why the schema's declarations are invalid.
+ *
+ * @example
+ * ```ts
+ * import { mcpHeaderDeclarations } from "./headers.ts";
+ *
+ * const ok = mcpHeaderDeclarations({
+ *   type: "object",
+ *   properties: { region: { type: "string", "x-mcp-header": "Region" } },
+ * });
+ * if (!ok.ok || ok.headers[0].name !== "Region" || ok.headers[0].path[0] !== "region") {
+ *   throw new Error("expected one declaration");
+ * }
+ * const bad = mcpHeaderDeclarations({
+ *   type: "object",
+ *   properties: { n: { type: "number", "x-mcp-header": "N" } },
+ * });
+ * if (bad.ok) throw new Error("number properties cannot carry x-mcp-header");
+ * ```
+ */
+export function mcpHeaderDeclarations(inputSchema: unknown): McpHeaderDeclarations {
+  const headers: McpHeaderDeclaration[] = [];
+  let problem: string;
+  try {
+    problem = walk(inputSchema, [], "", headers, new Set());
+  } catch {
+    problem = "the schema could not be read";
+  }
+  if (problem) return { ok: false, reason: problem };
+  const names = new Set<string>();
+  for (const { name } of headers) {
+    const folded = name.toLowerCase();
+    if (names.has(folded)) return { ok: false, reason: `${KEYWORD} "${name}" is declared twice` };
+    names.add(folded);
+  }
+  return { ok: true, headers };
+}
+
+/**
+ * The `Mcp-Param-{name}` headers for a `tools/call`, read from `args` at each declaration's
+ * path and encoded with {@linkcode encodeHeaderValue}. An absent or `null` value gives no
+ * header.
+ *
+ * @param declarations From {@linkcode mcpHeaderDeclarations}.
+ * @param args The call's `arguments`.
+ * @returns The header names and values.
+ * @throws {McpError} Kind `validation` (reason `invalid_header_value`) when a value is not a
+ * string, a boolean or an integer within ±(2^53−1). The value is not in the message.
+ *
+ * @example
+ * ```ts
+ * import { paramHeaders } from "./headers.ts";
+ *
+ * const headers = paramHeaders([{ name: "Region", path: ["region"] }], { region: "us-west1" });
+ * if (headers["Mcp-Param-Region"] !== "us-west1") throw new Error("expected the header");
+ * if (Object.keys(paramHeaders([{ name: "R", path: ["r"] }], { r: null })).length !== 0) {
+ *   throw new Error("null gives no header");
+ * }
+ * ```
+ */
+export function paramHeaders(
+  declarations: readonly McpHeaderDeclaration[],
+  args: unknown,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const { name, path } of declarations) {
+    let value: unknown = args;
+    for (const key of path) {
+      value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+    }
+    if (value === undefined || value === null) continue;
+    if (
+      typeof value !== "string" && typeof value !== "boolean" &&
+      !(typeof value === "number" && Number.isSafeInteger(value))
+    ) {
+      throw new McpError(
+        `The argument at ${path.join(".")} cannot be sent as the Mcp-Param-${name} header`,
+        { kind: "validation", reason: "invalid_header_value" },
+      );
+    }
+    headers[`Mcp-Param-${name}`] = encodeHeaderValue(value);
+  }
+  return headers;
+}
+
+/**
+ * Splits tools into those whose `inputSchema` has valid `x-mcp-header` declarations (or none)
+ * and those to drop (with the reason, for a warning).
+ *
+ * @param tools Tools as listed by the server.
+ * @returns The kept tools, in order, and the dropped ones.
+ *
+ * @example
+ * ```ts
+ * import { filterToolsWithValidHeaders } from "./headers.ts";
+ *
+ * const { kept, dropped } = filterToolsWithValidHeaders([
+ *   { name: "ok", inputSchema: { type: "object" } },
+ *   { name: "bad", inputSchema: { type: "object", "x-mcp-header": "Root" } },
+ * ]);
+ * if (kept.length !== 1 || dropped[0].name !== "bad") throw new Error("unexpected");
+ * ```
+ */
+export function filterToolsWithValidHeaders<T extends { name: string; inputSchema?: unknown }>(
+  tools: readonly T[],
+): { kept: T[]; dropped: DroppedTool[] } {
+  const kept: T[] = [];
+  const dropped: DroppedTool[] = [];
+  for (const tool of tools) {
+    const declarations = mcpHeaderDeclarations(tool?.inputSchema);
+    if (declarations.ok) kept.push(tool);
+    else dropped.push({ name: String(tool?.name), reason: declarations.reason });
+  }
+  return { kept, dropped };
 }

@@ -2,18 +2,27 @@
  * One way to start a child process with piped stdio, over `Deno.Command` and `Bun.spawn`.
  *
  * The child's environment is built on purpose rather than inherited wholesale (see
- * `env.ts`): by default a short list of harmless parent variables plus `env`.
+ * `env.ts`): by default a short list of harmless parent variables plus `env`. A start that
+ * fails is told from the error Deno or Bun threw: a missing command and a refused permission
+ * can never succeed on a later attempt, so they get their own reasons (the client gives up on
+ * them at once); the runtime's own words go into the message.
+ *
+ * The process groups of the servers this process started are ended when this process is
+ * told to end (SIGTERM, SIGINT, SIGHUP). A server runs in a process group of its own, so a
+ * terminal's Ctrl-C and a supervisor's SIGTERM to this process do not reach it, and a server
+ * that does not stop when its stdin closes would outlive its host. On one of these signals
+ * each live group gets SIGTERM, and SIGKILL after {@linkcode SIGNAL_GRACE_MS} if it is still
+ * there; then the signal takes its default course. SIGKILL of the host cannot be caught:
+ * what runs in those groups then remains.
  *
  * @module
  */
 
 import { McpError } from "../protocol/errors.ts";
 import { runtimeName } from "./detect.ts";
-import { bunReadEnv, bunSpawn, bunWriteStderr } from "./bun.ts";
+import { bunOnSignals, bunReadEnv, bunSpawn, bunWriteStderr } from "./bun.ts";
 import { childEnv, type InheritEnv } from "./env.ts";
-import { spawnError } from "./_spawn_error.ts";
-import { hostEnding, trackGroup } from "./groups.ts";
-import { denoHiddenEnv, denoReadEnv, denoSpawn, denoWriteStderr } from "./deno.ts";
+import { denoHiddenEnv, denoOnSignals, denoReadEnv, denoSpawn, denoWriteStderr } from "./deno.ts";
 import type { ChildProcess, ResolvedSpawn } from "./process.ts";
 
 export type { ChildProcess, ExitStatus, KillSignal, ResolvedSpawn } from "./process.ts";
@@ -165,4 +174,111 @@ export function writeParentStderr(chunk: Uint8Array): void {
   const runtime = runtimeName();
   if (runtime === "deno") denoWriteStderr(chunk);
   else if (runtime === "bun") bunWriteStderr(chunk);
+}
+
+function detail(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" && message !== "" ? ` (${message})` : "";
+}
+
+/**
+ * The error for a child process that could not be started.
+ *
+ * @param command The command (the message names it, never its arguments or environment).
+ * @param error What the runtime threw.
+ * @returns Kind `transport` with reason `command_not_found` (Deno's `NotFound`, `ENOENT`),
+ * `permission_denied` (Deno's `NotCapable` or `PermissionDenied`, `EACCES`, `EPERM`) or
+ * `spawn_failed`.
+ */
+export function spawnError(command: string, error: unknown): McpError {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  if (name === "NotFound" || code === "ENOENT") {
+    return new McpError(
+      `Cannot start "${command}": the command (or the working directory) was not found` +
+        detail(error),
+      { kind: "transport", reason: "command_not_found", cause: error },
+    );
+  }
+  if (
+    name === "NotCapable" || name === "PermissionDenied" || code === "EACCES" ||
+    code === "EPERM"
+  ) {
+    return new McpError(`Cannot start "${command}": permission denied${detail(error)}`, {
+      kind: "transport",
+      reason: "permission_denied",
+      cause: error,
+    });
+  }
+  return new McpError(`Cannot start "${command}"${detail(error)}`, {
+    kind: "transport",
+    reason: "spawn_failed",
+    cause: error,
+  });
+}
+
+// ---- the process groups, ended with the host ------------------------------------------------
+
+/** How long live groups get between SIGTERM and SIGKILL when the host is ending (500 ms). */
+export const SIGNAL_GRACE_MS = 500;
+
+/** The signals after which the host ends the groups it started. */
+const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"];
+
+type Group = Required<Pick<ChildProcess, "killTree" | "treeAlive">>;
+
+const groups = new Set<Group>();
+let installed = false;
+/** The host is ending: a server started from now on (a reconnect) is ended at once. */
+let ending = false;
+
+/** Ends every live group: SIGTERM, then SIGKILL for what is left after the grace period. */
+async function endGroups(): Promise<void> {
+  ending = true;
+  const live = [...groups].filter((group) => group.killTree("SIGTERM"));
+  groups.clear();
+  const until = Date.now() + SIGNAL_GRACE_MS;
+  while (live.some((group) => group.treeAlive()) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  for (const group of live) if (group.treeAlive()) group.killTree("SIGKILL");
+}
+
+/**
+ * Whether this process was told to end (one of the signals above came): no new server is
+ * started then (a reconnect would outlive the host).
+ *
+ * @returns `true` once a signal came.
+ */
+export function hostEnding(): boolean {
+  return ending;
+}
+
+/**
+ * Remembers a child's process group, to end it if this process is told to end; forgotten
+ * once the child has exited and nothing of its group is left.
+ *
+ * @param child A child started in a group of its own (with `killTree`).
+ *
+ * @example
+ * ```ts ignore
+ * import { spawnProcess } from "./spawn.ts";
+ *
+ * // spawnProcess tracks every grouped child itself.
+ * const child = spawnProcess({ command: "sleep", args: ["1000"] });
+ * ```
+ */
+export function trackGroup(child: ChildProcess): void {
+  if (child.killTree === undefined || child.treeAlive === undefined) return;
+  const group: Group = { killTree: child.killTree, treeAlive: child.treeAlive };
+  groups.add(group);
+  void child.exited.then(() => {
+    if (!group.treeAlive()) groups.delete(group);
+  });
+  // Groups whose child exited but whose tree lived on are dropped once they are empty.
+  for (const other of groups) if (other !== group && !other.treeAlive()) groups.delete(other);
+  if (installed) return;
+  installed = true;
+  const runtime = runtimeName();
+  if (runtime === "deno") denoOnSignals(SIGNALS, endGroups);
+  else if (runtime === "bun") bunOnSignals(SIGNALS, endGroups);
 }

@@ -4,7 +4,7 @@
  * timestamps fixed, and every credential redacted (the values given, the values of
  * credential-named keys, whatever their type, credential headers given as `[name, value]`
  * pairs or `{ name, value }` objects, bearer tokens in text). Which names are credentials is
- * the transports' own rule (`protocol/credential_names.ts`); the names of a schema's
+ * the transports' own rule (`protocol/secrets.ts`); the names of a schema's
  * `properties` are argument names, not values, so a property called `apiKey` keeps its schema.
  *
  * @module
@@ -12,8 +12,7 @@
 
 import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { META_CLIENT_INFO, META_SUBSCRIPTION_ID } from "../protocol/meta.ts";
-import { CREDENTIAL_NAME } from "../protocol/credential_names.ts";
-import { createSecrets, REDACTED } from "../protocol/secrets.ts";
+import { createSecrets, CREDENTIAL_NAME, REDACTED } from "../protocol/secrets.ts";
 import { objectOr } from "./_core.ts";
 
 /** The client identity a cassette holds. */

@@ -106,3 +106,13 @@ export interface TraceHooks {
     scope?: TraceScope,
   ): void;
 }
+
+/**
+ * Ends a request's span when its answer settles (`settle` in `lazy.ts`, which the request
+ * path holds and the tracing is handed): a round that asked for input is not an error.
+ */
+export type SettleSpan = (
+  scope: TraceScope,
+  promise: Promise<JsonObject>,
+  isRound?: boolean,
+) => Promise<JsonObject>;

@@ -15,10 +15,14 @@ import { loadApi, loadedApi } from "./_api.ts";
 import { requestAttributes, spanName, transportAttributes } from "./_attributes.ts";
 import { requestMetrics } from "./_metrics.ts";
 import { CLIENT, INTERNAL, now, scopeOf, type Span, startSpan } from "./_scope.ts";
-import type { TracedOptions, TracedSend, TraceHooks, TraceMeta, TraceScope } from "./hooks.ts";
-import { settle } from "./settle.ts";
-
-export { settle } from "./settle.ts";
+import type {
+  SettleSpan,
+  TracedOptions,
+  TracedSend,
+  TraceHooks,
+  TraceMeta,
+  TraceScope,
+} from "./hooks.ts";
 import type { MeterLike, TraceAttributes, TracerLike } from "./types.ts";
 
 /** What {@linkcode createTracing} needs. */
@@ -40,9 +44,10 @@ export interface TracingSettings {
  * the active context and child spans).
  *
  * @param settings The tracer, meter and transport.
+ * @param settle Ends a request's span when its answer settles (the request path's own).
  * @returns The hooks the client calls.
  */
-export function createTracing(settings: TracingSettings): TraceHooks {
+export function createTracing(settings: TracingSettings, settle: SettleSpan): TraceHooks {
   const { tracer, recordArguments } = settings;
   const secrets = heldSecrets(settings.transport);
   const base = transportAttributes(settings.transport);

@@ -1,7 +1,7 @@
 /**
  * Private: credentials for the Streamable HTTP transport once it runs (the bearer token, and
  * the OAuth middleware around the transport's `fetch` for the OAuth forms; the forms and
- * their check are in `_http_auth_check.ts`, loaded with the transport's shell). The
+ * their check are in `_http_options.ts`, loaded with the transport's shell). The
  * `auth` errors of 401/403 answers are in `_http_auth_error.ts`, loaded with the link.
  * Nothing here puts a token or a full header in an error.
  *
@@ -10,11 +10,11 @@
 
 import { McpError } from "../protocol/errors.ts";
 import { lazyMiddleware, type LazyOAuthMiddleware } from "../oauth/lazy_middleware.ts";
-import { type HttpAuth, validToken, withStore } from "./_http_auth_check.ts";
+import { type HttpAuth, validToken, withStore } from "./_http_options.ts";
 import type { ClientCredentialsOptions } from "../oauth/options.ts";
 import type { FetchLike } from "./_http.ts";
 
-export type { HttpAuth } from "./_http_auth_check.ts";
+export type { HttpAuth } from "./_http_options.ts";
 
 /** The `fetch` a transport sends with, and the OAuth middleware behind it (OAuth forms). */
 export interface AuthorizedFetch {

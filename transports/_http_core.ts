@@ -15,7 +15,7 @@ import type { LazyOAuthMiddleware } from "../oauth/lazy_middleware.ts";
 import { type TokenObserver, tokenObserversOf } from "../protocol/token_events.ts";
 import type { FetchLike } from "./_http.ts";
 import { authorizedFetch, type HttpAuth } from "./_http_auth.ts";
-import type { TransportSecrets } from "./_http_secrets.ts";
+import type { TransportSecrets } from "./_http_options.ts";
 import { openLink } from "./_http_link.ts";
 import type { LinkConfig } from "./_http_request.ts";
 import { guardLink, guardSink } from "./_redact.ts";
@@ -71,7 +71,7 @@ export interface HttpCore {
  * @example
  * ```ts
  * import { httpCore } from "./_http_core.ts";
- * import { transportSecrets } from "./_http_secrets.ts";
+ * import { transportSecrets } from "./_http_options.ts";
  *
  * const secrets = transportSecrets({}, undefined);
  * const core = httpCore({

@@ -6,8 +6,7 @@
  * @module
  */
 
-import { McpError } from "../protocol/errors.ts";
-import { serverErrorReason } from "../protocol/error_reason.ts";
+import { McpError, serverErrorReason } from "../protocol/errors.ts";
 import { isNotification, isRequest, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { discard, isRetryableStatus, mediaType, statusError } from "./_http.ts";
 import { readBoundedAnswer } from "./_long_body.ts";

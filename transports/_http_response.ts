@@ -6,7 +6,7 @@
  * @module
  */
 
-import { malformedAnswer } from "../protocol/malformed.ts";
+import { malformedAnswer } from "../protocol/errors.ts";
 import {
   decodeMessage,
   isErrorResponse,

@@ -7,8 +7,7 @@
  * @module
  */
 
-import { isCredentialName } from "../protocol/credential_names.ts";
-import { createSecrets, type Secrets } from "../protocol/secrets.ts";
+import { createSecrets, isCredentialName, type Secrets } from "../protocol/secrets.ts";
 import type { HttpProbeResult, TransportLink, TransportSink } from "./transport.ts";
 
 /**

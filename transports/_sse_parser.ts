@@ -7,7 +7,7 @@
  */
 
 import type { EventSourceMessage, EventSourceParser, ParserConfig } from "eventsource-parser";
-import { dependencyMissing } from "../protocol/dependency_error.ts";
+import { dependencyMissing } from "../protocol/errors.ts";
 
 /** What a parser reports to, for the chunk being fed. */
 export interface ParserClient {

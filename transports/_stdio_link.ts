@@ -1,5 +1,8 @@
 /**
- * One stdio link: the machinery behind `stdio().open()`. Private to the package.
+ * One stdio link: the machinery behind `stdio().open()`, and how it ends its server's
+ * process tree. The child runs in a process group of its own (see `runtime/spawn.ts`), so
+ * what a wrapper (`npx`, `uvx`, `bash -c`) started is signalled with it, even once the
+ * wrapper itself has exited. Private to the package.
  *
  * @module
  */
@@ -7,15 +10,19 @@
 import { McpError } from "../protocol/errors.ts";
 import { decodeMessage, type DecodeResult, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { sanitizeText } from "../protocol/text.ts";
-import { type ChildProcess, type ExitStatus, writeParentStderr } from "../runtime/spawn.ts";
+import {
+  type ChildProcess,
+  type ExitStatus,
+  type KillSignal,
+  writeParentStderr,
+} from "../runtime/spawn.ts";
 import { counted } from "./census.ts";
-import { leadingResponseId } from "./_line_id.ts";
-import { lineSplitter } from "./_lines.ts";
+import { leadingResponseId, lineSplitter } from "./_lines.ts";
 import { type Pump, pumpStream } from "./_pump.ts";
-import { byteRing } from "./_ring.ts";
-import { endProcessTree, within } from "./_stdio_stop.ts";
+import { byteRing } from "./_bytes.ts";
 import type { StdioLink, StdioStderr } from "./stdio_types.ts";
 import type { TransportSink } from "./transport.ts";
+import { startTimer } from "../clock/timer.ts";
 
 /** How long an exited process's pipes may take to drain (a grandchild may hold them). */
 const DRAIN_MS = 1_000;
@@ -403,4 +410,61 @@ export function startLink(
       return closePromise;
     },
   };
+}
+
+/** How often a terminating process group is checked for survivors. */
+const TREE_POLL_MS = 25;
+/** The least time a SIGKILLed tree is given to go. */
+const KILL_WAIT_MS = 1_000;
+
+/** The grace periods of {@linkcode endProcessTree}. */
+export interface StopGrace {
+  /** Milliseconds between closing stdin and SIGTERM. */
+  closeGracePeriod: number;
+  /** Milliseconds between SIGTERM and SIGKILL. */
+  terminateGracePeriod: number;
+}
+
+/** Resolves `true` when `promise` settles within `ms`, `false` otherwise. */
+export function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = startTimer(() => resolve(false), ms);
+    promise.then(
+      () => (timer.clear(), resolve(true)),
+      () => (timer.clear(), resolve(true)),
+    );
+  });
+}
+
+/**
+ * Ends `child` and everything it started, once its stdin was closed: after
+ * `closeGracePeriod` SIGTERM goes to the whole process group, after `terminateGracePeriod`
+ * SIGKILL. A child without a process group (another platform, an injected spawner) is
+ * signalled alone, as before.
+ *
+ * @param child The server process.
+ * @param grace The grace periods.
+ */
+export async function endProcessTree(child: ChildProcess, grace: StopGrace): Promise<void> {
+  let exited = false;
+  void child.exited.then(() => exited = true);
+  const alive = () => child.treeAlive?.() ?? !exited;
+  const signal = (name: KillSignal) => child.killTree?.(name) ?? child.kill(name);
+  const gone = async (ms: number): Promise<boolean> => {
+    if (child.treeAlive === undefined) return await within(child.exited, ms);
+    const end = Date.now() + ms;
+    while (alive()) {
+      const left = end - Date.now();
+      if (left <= 0) return false;
+      // Wakes at once when the child itself exits; what it started is polled.
+      await within(child.exited, Math.min(TREE_POLL_MS, left));
+    }
+    return true;
+  };
+  await within(child.exited, grace.closeGracePeriod);
+  if (!alive()) return;
+  signal("SIGTERM");
+  if (await gone(grace.terminateGracePeriod)) return;
+  signal("SIGKILL");
+  await gone(Math.max(grace.terminateGracePeriod, KILL_WAIT_MS));
 }

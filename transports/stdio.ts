@@ -5,8 +5,7 @@
  * @module
  */
 
-import { dependencyMissing } from "../protocol/dependency_error.ts";
-import { McpError } from "../protocol/errors.ts";
+import { dependencyMissing, McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { holdSecrets } from "../protocol/secrets.ts";
 import type { InheritEnv } from "../runtime/env.ts";

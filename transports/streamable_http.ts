@@ -17,14 +17,23 @@ import { holdSecrets } from "../protocol/secrets.ts";
 import { forwardTokens, holdTokenObservers, type TokenObserver } from "../protocol/token_events.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import type { AuthStatus } from "../oauth/auth_status.ts";
-import { checkAuth, type HttpAuth, oauthOptionsOf, withStore } from "./_http_auth_check.ts";
+import {
+  checkAuth,
+  endpoint,
+  type HttpAuth,
+  KEYS,
+  MiB,
+  oauthOptionsOf,
+  positiveInteger,
+  staticHeaders,
+  transportSecrets,
+  withStore,
+} from "./_http_options.ts";
 import type { HttpCore, HttpShell } from "./_http_core.ts";
-import { transportSecrets } from "./_http_secrets.ts";
-import { endpoint, KEYS, MiB, positiveInteger, staticHeaders } from "./_http_options.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 
 export type { FetchLike } from "./_http.ts";
-export type { HttpAuth } from "./_http_auth_check.ts";
+export type { HttpAuth } from "./_http_options.ts";
 
 /**
  * Options for {@linkcode streamableHttp}.

@@ -17,9 +17,9 @@ import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { follow } from "./_follow.ts";
 import { isObject } from "../_json.ts";
 import { checkCallOptions, nonEmpty, requestOptions } from "../requests/_checks.ts";
-import { fromRetry } from "../requests/mrtr.ts";
+import type { fromRetry } from "../requests/mrtr.ts";
 import type { listAll, ListKind, LISTS } from "../requests/pagination.ts";
-import { checkOptions, readResource, type Requester } from "../requests/requests.ts";
+import type { checkOptions, readResource, Requester } from "../requests/requests.ts";
 import type { ListAllOptions, ReadResourceOptions, ReadResourceResult, Tool } from "../types.ts";
 
 /** What the client's cache needs. */
@@ -42,6 +42,16 @@ export interface ClientCacheDeps {
    * shares with the rest of the lazy code.
    */
   pages: { listAll: typeof listAll; LISTS: typeof LISTS };
+  /**
+   * The request path's reads (`requests/requests.ts`, `requests/mrtr.ts`), handed over by the
+   * client rather than imported: the cache then shares none of the request path's modules with
+   * the start, which would split them off the start's bundle.
+   */
+  reads: {
+    checkOptions: typeof checkOptions;
+    readResource: typeof readResource;
+    fromRetry: typeof fromRetry;
+  };
 }
 
 /** The client's cache. */
@@ -136,7 +146,12 @@ export function createClientCache(deps: ClientCacheDeps): ClientCache {
 
   return {
     async listAll(kind, options) {
-      const opts = checkOptions(options, ["refresh", "staleIfError", "principal", "assigns"]);
+      const opts = deps.reads.checkOptions(options, [
+        "refresh",
+        "staleIfError",
+        "principal",
+        "assigns",
+      ]);
       const call = {
         refresh: flag(opts as Record<string, unknown>, "refresh"),
         staleIfError: flag(opts as Record<string, unknown>, "staleIfError"),
@@ -180,9 +195,9 @@ export function createClientCache(deps: ClientCacheDeps): ClientCache {
       }
       const seen = updates;
       const sentAs = mode === "bypass" ? undefined : await results.stamp();
-      const result = await readResource(requester, uri, rest);
+      const result = await deps.reads.readResource(requester, uri, rest);
       // Never a retry's result (MRTR), nor one an update made stale on its way.
-      if (mode !== "bypass" && !fromRetry(result) && seen === updates) {
+      if (mode !== "bypass" && !deps.reads.fromRetry(result) && seen === updates) {
         await results.save(
           READ,
           params,

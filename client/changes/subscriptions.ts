@@ -2,25 +2,36 @@
  * Resource subscriptions in both eras, and list changes in the modern one. Legacy servers get
  * `resources/subscribe` and `resources/unsubscribe` (and send list changes unasked); modern
  * servers one `subscriptions/listen` whose filter holds every subscribed URI and the list
- * changes the client follows (`_listen.ts`, loaded when one is first wanted:
- * `_listen_lazy.ts`). Both are sent again each time the connection becomes ready (a
+ * changes the client follows (`_listen.ts`, loaded when one is first wanted, behind
+ * {@linkcode lazyListens}). Both are sent again each time the connection becomes ready (a
  * reconnect, or a renewed legacy session). Calls for one URI run one at a time, in call
  * order, so the server's subscriptions and the client's set agree.
+ *
+ * A client that never subscribes, follows no list change on a modern server and follows no
+ * task's news never opens a `subscriptions/listen`, so it never loads the code that runs
+ * one. Until the listens load nothing is open, so a notification is never theirs (`route`
+ * is `false`, as the listens themselves answer before their first listen). Calls made while
+ * they load run in call order once they are in, and a `close()` in between is kept.
  *
  * @module
  */
 
 import { McpError } from "../../protocol/errors.ts";
-import type { JsonRpcNotification } from "../../protocol/jsonrpc.ts";
+import type { JsonObject, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
-import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { TASKS_EXTENSION } from "../../protocol/meta.ts";
 import { follow } from "./_follow.ts";
 import { checkOptions, nonEmpty } from "../requests/_checks.ts";
 import { subscriptionsNotSupported } from "../_errors.ts";
 import { isObject } from "../_json.ts";
-import { lazyListens } from "./_listen_lazy.ts";
-import type { ListenFilter, ListenSettings, ListFlag } from "./_listen_types.ts";
+import type {
+  Listen,
+  ListenDeps,
+  ListenFilter,
+  Listens,
+  ListenSettings,
+  ListFlag,
+} from "./_listen_types.ts";
 import type { Connection } from "../connection/connection.ts";
 import type { RequestOptions } from "../types.ts";
 
@@ -235,6 +246,68 @@ export function createSubscriptions(
         if (!tasks.delete(taskId) || connection.status().state !== "ready") return;
         resyncQuietly("stop following a task");
       };
+    },
+  };
+}
+
+/**
+ * The listens of a client, loaded by the first call that may open one.
+ *
+ * @param deps What the listens need (as `createListens` takes it).
+ * @returns Listens that behave as `createListens(deps)`.
+ *
+ * @example Nothing loads until a listen is wanted
+ * ```ts
+ * import { lazyListens } from "./subscriptions.ts";
+ *
+ * const listens = lazyListens({
+ *   connection: { stream: () => Promise.resolve(), status: () => ({ state: "idle" }) },
+ *   filter: () => ({ uris: [], lists: [] }),
+ *   requestTimeout: 1000,
+ *   reopenDelay: () => 1000,
+ *   warn: () => {},
+ * } as unknown as Parameters<typeof lazyListens>[0]);
+ * const routed = listens.route({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+ * if (routed) throw new Error("nothing is open yet");
+ * ```
+ */
+export function lazyListens(deps: ListenDeps): Listens {
+  let real: Listens | undefined;
+  let loading: Promise<Listens> | undefined;
+  // A close() before anything loaded: the listens start closed, as the real ones would be.
+  let closed = false;
+  const load = () =>
+    loading ??= import("./_listen.ts").then(({ createListens }) => {
+      real = createListens(deps);
+      if (closed) real.close();
+      return real;
+    }, (error) => {
+      loading = undefined;
+      throw error;
+    });
+  const wanted = () => {
+    const filter = deps.filter();
+    return filter.uris.length > 0 || filter.lists.length > 0 || (filter.taskIds?.length ?? 0) > 0;
+  };
+  return {
+    resync(timeout: number): Promise<Listen | undefined> {
+      if (real !== undefined) return real.resync(timeout);
+      return load().then((listens) => listens.resync(timeout));
+    },
+    route: (notification) => real?.route(notification) ?? false,
+    ready(era: Era) {
+      if (real !== undefined) return real.ready(era);
+      closed = false;
+      // Nothing open and nothing wanted: only the loaded listens keep count of connections.
+      if (loading === undefined && (era !== "modern" || !wanted())) return;
+      load().then((listens) => listens.ready(era), (error) => {
+        deps.warn(`Could not subscribe again after reconnecting: ${error}`);
+      });
+    },
+    close() {
+      if (real !== undefined) return real.close();
+      closed = true;
+      loading?.then((listens) => listens.close(), () => {});
     },
   };
 }

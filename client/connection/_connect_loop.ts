@@ -16,7 +16,7 @@ import { backoffDelay, delay } from "../_async.ts";
 import { type ConnectionState, gaveUpError, lastAttemptError } from "./_state.ts";
 import { connectionError, dropLink, negotiateContext, restoreLogLevel } from "./_steps.ts";
 import { envelopeBuilder } from "./_envelope.ts";
-import { retryable } from "./_fatal.ts";
+import { retryable } from "./_retry.ts";
 import type { LinkHandle, Negotiated } from "./_link.ts";
 import { negotiate } from "./negotiate.ts";
 import { createServerRequests } from "../handler/server_requests.ts";

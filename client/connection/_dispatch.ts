@@ -11,11 +11,10 @@
 
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { delay } from "../_async.ts";
+import { backoffDelay, delay } from "../_async.ts";
 import type { ConnectionState, Outgoing } from "./_state.ts";
 import { negotiateContext, restoreLogLevel, sendOn } from "./_steps.ts";
 import { cancelledError } from "../_errors.ts";
-import { retryDelay } from "./_retry.ts";
 import type { LinkHandle, Negotiated } from "./_link.ts";
 import { renewLegacySession } from "./negotiate.ts";
 
@@ -108,8 +107,20 @@ export function createDispatcher(
       abandon(handle, error);
       throw error;
     }
+    const policy = options.retry;
+    if (policy === false || error.kind !== "transport" || error.reason !== "http_status") {
+      throw error;
+    }
+    // The retry policy loads with the first answer of an HTTP status.
+    const { retryDelay } = await import("./_status_retry.ts");
     const retries = opts.statusRetries ?? 0;
-    const wait = retryDelay(method, error, retries, options.retry, options.random);
+    const wait = retryDelay(
+      method,
+      error,
+      retries,
+      policy,
+      (attempt) => backoffDelay(attempt, policy, options.random),
+    );
     if (wait === undefined || wait >= budget(opts, startedAt)) throw error;
     // Traced: the wait and the attempt after it are a child span of the request's.
     const retry = opts.trace?.child("mcp.client.retry", {

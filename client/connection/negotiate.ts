@@ -2,7 +2,8 @@
  * Era negotiation on a fresh link: the `server/discover` probe (as a normal request on
  * stdio and in-process links, through `link.probe` on HTTP), the verdict of
  * `classifyProbe`, and the legacy `initialize` handshake with version negotiation (the
- * exchanges themselves are in `_handshake.ts`).
+ * exchanges themselves are in `_handshake.ts`, and in `_initialize.ts` for the legacy
+ * handshake, which loads with the first legacy server).
  *
  * @module
  */
@@ -10,7 +11,7 @@
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import { classifyProbe } from "../../protocol/negotiation.ts";
 import { type Era, era as eraOf } from "../../protocol/versions.ts";
-import { fromDiscover, initialize, type Probed, probeOutcome } from "./_handshake.ts";
+import { fromDiscover, type Probed, probeOutcome } from "./_handshake.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
 
 export type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
@@ -19,6 +20,24 @@ const MAX_VERSION_RETRIES = 2;
 
 function only(era: Era, versions: readonly string[]): string[] {
   return versions.filter((version) => eraOf(version) === era);
+}
+
+/**
+ * The legacy handshake (`_initialize.ts`, loaded with the first legacy server).
+ *
+ * @param ctx The client's settings.
+ * @param handle The link.
+ * @param offered The legacy versions to offer, preferred first.
+ * @param reopen Whether the handshake may open a fresh link to ask again.
+ * @returns The link the handshake ended on, and the outcome.
+ */
+async function initialize(
+  ctx: NegotiateContext,
+  handle: LinkHandle,
+  offered: string[],
+  reopen = true,
+): Promise<[LinkHandle, Negotiated]> {
+  return await (await import("./_initialize.ts")).initialize(ctx, handle, offered, reopen);
 }
 
 /** The legacy handshake on the first link. */

@@ -6,9 +6,12 @@
  * @module
  */
 
-import { McpError } from "../../protocol/errors.ts";
-import { serverErrorReason, withErrorCode } from "../../protocol/error_reason.ts";
-import { malformedAnswer } from "../../protocol/malformed.ts";
+import {
+  malformedAnswer,
+  McpError,
+  serverErrorReason,
+  withErrorCode,
+} from "../../protocol/errors.ts";
 import {
   type DecodeFailure,
   isErrorResponse,
@@ -24,8 +27,7 @@ import {
 import type { SendOptions } from "../../transports/transport.ts";
 import { counted } from "../../transports/census.ts";
 import { asMcpError, cancelledError } from "../_errors.ts";
-import { Call, type CallCore, deadlineClock } from "./_call.ts";
-import { lateAnswers } from "./_late.ts";
+import { Call, type CallCore, deadlineClock, lateAnswers } from "./_call.ts";
 import type { Progress, RequestOptions } from "../types.ts";
 import type { TraceScope } from "../../tracing/hooks.ts";
 

@@ -24,7 +24,7 @@ import { capabilitiesFor } from "../handler/capabilities.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 import { inputRequiredOf } from "../handler/input.ts";
 import type { InputCallOptions, InputContext, Requester } from "./_requester.ts";
-import { settle } from "../../tracing/settle.ts";
+import { settle } from "../../tracing/lazy.ts";
 import type { ClientStatus } from "../types.ts";
 
 export type { InputCallOptions, InputContext } from "./_requester.ts";

@@ -12,6 +12,8 @@ import { parseTask, type Task } from "../../protocol/tasks.ts";
 import { withTasksExtension } from "../../protocol/tasks_extension.ts";
 import { invalid } from "../requests/_checks.ts";
 import type { Requester } from "../requests/_requester.ts";
+import type { requestWithInput } from "../requests/mrtr.ts";
+import type { callTool, toolResult } from "../requests/requests.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import type { CallOptions, TaskMode, Tool } from "../types.ts";
 
@@ -45,6 +47,16 @@ export interface TaskContext {
    * created them), whose `assigns` and `principal` the server-request inbox hands on.
    */
   callers?: Map<string, { assigns?: Record<string, unknown>; principal?: string }>;
+  /**
+   * The request path (`requests/requests.ts`, `requests/mrtr.ts`), handed over by the client
+   * rather than imported: the task machinery then shares none of the request path's modules
+   * with the start, which would split them off the start's bundle.
+   */
+  wire: {
+    callTool: typeof callTool;
+    toolResult: typeof toolResult;
+    requestWithInput: typeof requestWithInput;
+  };
 }
 
 /** A call's task options, checked, and the rest of its options. */

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { McpError } from "../../protocol/errors.ts";
-import { serverErrorReason, withErrorCode } from "../../protocol/error_reason.ts";
+import { McpError, serverErrorReason, withErrorCode } from "../../protocol/errors.ts";
 import { checkKeys } from "../../protocol/option_keys.ts";
 import type { Task } from "../../protocol/tasks.ts";
 import { isObject } from "../_json.ts";

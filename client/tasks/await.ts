@@ -22,7 +22,6 @@ import { cancelledError } from "../_errors.ts";
 import { isObject } from "../_json.ts";
 import { invalid } from "../requests/_checks.ts";
 import { answerAll } from "../requests/_input_rounds.ts";
-import { toolResult } from "../requests/requests.ts";
 import type { AwaitTaskOptions, ToolResult } from "../types.ts";
 import {
   expiredError,
@@ -155,7 +154,7 @@ async function awaitModern(run: Run): Promise<ToolResult> {
     run.report(now);
     if (now.status === "completed") {
       if (!isObject(detailed.result)) throw invalid("tasks/get", "a completed task has no result");
-      return toolResult(detailed.result);
+      return ctx.wire.toolResult(detailed.result);
     }
     if (now.status === "failed") throw failedTask(now, detailed.error);
     if (now.status === "cancelled") throw cancelledTask(now);
@@ -226,7 +225,7 @@ async function awaitLegacy(run: Run): Promise<ToolResult> {
       const wait = run.inbox.next(pollDelay(run), pause.signal);
       const first = await Promise.race([outcome, wait.then((pushed) => ({ pushed }))]);
       pause.abort();
-      if ("result" in first) return toolResult(first.result);
+      if ("result" in first) return run.ctx.wire.toolResult(first.result);
       if ("error" in first) {
         if (signal.aborted) throw signal.reason;
         throw await legacyFailure(run, first.error);

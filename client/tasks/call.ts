@@ -20,8 +20,6 @@ import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { isTask, parseTask, type Task } from "../../protocol/tasks.ts";
 import { isObject } from "../_json.ts";
 import { requestOptions } from "../requests/_checks.ts";
-import { requestWithInput } from "../requests/mrtr.ts";
-import { callTool, toolResult } from "../requests/requests.ts";
 import type { CallOptions, ToolResult } from "../types.ts";
 import { type TaskCallOptions, type TaskContext, taskOf, withTasksMeta } from "./_context.ts";
 import { taskRequired, taskSupport } from "./call_rules.ts";
@@ -69,7 +67,7 @@ export async function callToolTask(
         return await settle(ctx, created, "await", { ...call, onStatus }, left);
       }
     }
-    return await callTool(ctx.requester, name, args, call).catch((error) => {
+    return await ctx.wire.callTool(ctx.requester, name, args, call).catch((error) => {
       throw taskRequired(name, error);
     });
   }
@@ -78,13 +76,15 @@ export async function callToolTask(
   let created: ToolResult | Task;
   if (ctx.requester.era() === "modern") {
     const params = withTasksMeta(ctx, { name, arguments: args ?? {} });
-    const result = await requestWithInput(ctx.requester, "tools/call", params, {
+    const result = await ctx.wire.requestWithInput(ctx.requester, "tools/call", params, {
       ...requestOptions(call),
       assigns: call.assigns,
       principal: call.principal,
       onLateAnswer: (late) => cancelLate(ctx, late),
     });
-    created = result.resultType === "task" ? taskOf("tools/call", result) : toolResult(result);
+    created = result.resultType === "task"
+      ? taskOf("tools/call", result)
+      : ctx.wire.toolResult(result);
   } else if (
     serverRunsToolTasks(ctx.serverCapabilities()) &&
     taskSupport(await ctx.definition(name, left())) !== "forbidden"
@@ -92,7 +92,7 @@ export async function callToolTask(
     created = await legacyTaskCall(ctx, name, args, call, taskTtl);
     noteCaller(ctx, created, call);
   } else {
-    created = await callTool(ctx.requester, name, args, call);
+    created = await ctx.wire.callTool(ctx.requester, name, args, call);
   }
   return await settle(ctx, created, task, { ...call, onStatus }, left);
 }
@@ -155,7 +155,7 @@ async function legacyTaskCall(
     ...requestOptions(call),
     onLateAnswer: (late) => cancelLate(ctx, late),
   });
-  return isObject(result.task) ? taskOf("tools/call", result.task) : toolResult(result);
+  return isObject(result.task) ? taskOf("tools/call", result.task) : ctx.wire.toolResult(result);
 }
 
 /**

@@ -4,7 +4,8 @@ import { memoryStore } from "../../cache/memory.ts";
 import type { CacheStore } from "../../cache/store.ts";
 import { type ClientCache, createClientCache } from "../../client/changes/cache.ts";
 import { listAll, LISTS } from "../../client/requests/pagination.ts";
-import type { Requester } from "../../client/requests/requests.ts";
+import { fromRetry } from "../../client/requests/mrtr.ts";
+import { checkOptions, readResource, type Requester } from "../../client/requests/requests.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import type { Transport } from "../../transports/transport.ts";
 
@@ -61,8 +62,12 @@ export function cacheOver(
     capabilities: () => ({ tools: { listChanged: options.listChanged ?? false } }),
     waitTimeout: 60_000,
     pages: { listAll, LISTS },
+    reads: READS,
   });
 }
+
+/** The request path's reads, as the client hands them to its cache. */
+export const READS = { checkOptions, readResource, fromRetry };
 
 /** One page of tools named `names`, with cache fields. */
 export function toolsPage(names: string[], extra: JsonObject = {}): JsonObject {

@@ -6,7 +6,7 @@ import type { CacheStore } from "../../cache/store.ts";
 import { lazyClientCache } from "../../client/changes/_cache_lazy.ts";
 import type { Requester } from "../../client/requests/requests.ts";
 import { assertEquals, test } from "../_harness.ts";
-import { cacheOver, fakeRequester, toolsPage } from "../cache/_helpers.ts";
+import { cacheOver, fakeRequester, READS, toolsPage } from "../cache/_helpers.ts";
 
 /** A lazily loaded client cache over `requester` and `store`, as a client builds it. */
 function lazyOver(requester: Requester, store: CacheStore, ownStore: boolean) {
@@ -20,6 +20,7 @@ function lazyOver(requester: Requester, store: CacheStore, ownStore: boolean) {
     },
     capabilities: () => ({ tools: { listChanged: true } }),
     waitTimeout: 60_000,
+    reads: READS,
   });
 }
 

@@ -2,7 +2,8 @@
 // one retry per request) and the retry policy for 408/429/5xx answers.
 import { connectClient, createClient } from "../../client/client.ts";
 import type { ResolvedRetry } from "../../client/_resolve_options.ts";
-import { IDEMPOTENT_METHODS, retryDelay } from "../../client/connection/_retry.ts";
+import { backoffDelay } from "../../client/_async.ts";
+import { IDEMPOTENT_METHODS, retryDelay } from "../../client/connection/_status_retry.ts";
 import { McpError } from "../../protocol/errors.ts";
 import { type FetchLike, streamableHttp } from "../../transports/streamable_http.ts";
 import { inProcess } from "../../transports/in_process.ts";
@@ -312,12 +313,12 @@ test("retryDelay: the policy table", () => {
   ];
   for (const [method, error, retries, expected] of rows) {
     assertEquals(
-      retryDelay(method, error, retries, POLICY),
+      retryDelay(method, error, retries, POLICY, (n) => backoffDelay(n, POLICY, Math.random)),
       expected,
       `${method} ${JSON.stringify(error.data)} after ${retries}`,
     );
   }
-  assertEquals(retryDelay("tools/list", statusError(500), 0, false), undefined);
+  assertEquals(retryDelay("tools/list", statusError(500), 0, false, () => 0), undefined);
   assert(IDEMPOTENT_METHODS.has("resources/read") && !IDEMPOTENT_METHODS.has("tools/call"));
 });
 

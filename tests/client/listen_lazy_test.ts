@@ -1,7 +1,7 @@
-// The modern listens loaded on first use (`client/changes/_listen_lazy.ts`): nothing opens and
+// The modern listens loaded on first use (`client/changes/subscriptions.ts`): nothing opens and
 // nothing is routed before a listen is wanted, calls made while the listens load run in call
 // order once they are in, and a close() in between holds.
-import { lazyListens } from "../../client/changes/_listen_lazy.ts";
+import { lazyListens } from "../../client/changes/subscriptions.ts";
 import type { ListenDeps, ListenFilter } from "../../client/changes/_listen_types.ts";
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import { META_SUBSCRIPTION_ID } from "../../protocol/meta.ts";

@@ -158,7 +158,7 @@ test("load graph: OAuth libraries, the SSE parser, OpenTelemetry, the schema val
     // The HTTP transport's shell checks its options (`auth` too) at once; its core, with the
     // OAuth middleware's shell, loads when it first opens, the middleware itself with the
     // first request, login or callback.
-    assert(eager.modules.has("transports/_http_auth_check.ts"), `${entry} has the auth check`);
+    assert(eager.modules.has("transports/_http_options.ts"), `${entry} has the auth check`);
     for (const path of ["transports/_http_core.ts", "oauth/lazy_middleware.ts"]) {
       assert(!eager.modules.has(path), `${entry} loads ${path} at once`);
       assert(walkGraph(entry).modules.has(path), `${entry} reaches ${path} on first use`);

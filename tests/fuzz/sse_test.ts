@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { isMcpError } from "../../protocol/errors.ts";
-import { parseEventStream } from "../../protocol/_event_stream.ts";
+import { parseEventStream } from "../../protocol/_probe_body.ts";
 import { type SseEvent, SseReader } from "../../transports/_sse.ts";
 import { fuzz } from "./_fuzz.ts";
 

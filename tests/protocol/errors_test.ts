@@ -1,6 +1,5 @@
 import { assert, assertEquals, test } from "../_harness.ts";
-import { isMcpError, MCP_ERROR_KINDS, McpError } from "../../protocol/errors.ts";
-import { serverErrorReason } from "../../protocol/error_reason.ts";
+import { isMcpError, MCP_ERROR_KINDS, McpError, serverErrorReason } from "../../protocol/errors.ts";
 
 test("McpError carries kind, reason, code, data and cause", () => {
   const cause = new Error("root");

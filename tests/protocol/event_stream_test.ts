@@ -1,6 +1,10 @@
 import { assertEquals, test } from "../_harness.ts";
-import { parseEventStream } from "../../protocol/_event_stream.ts";
-import { decodeProbeBody, mediaType, readResponse } from "../../protocol/_probe_body.ts";
+import {
+  decodeProbeBody,
+  mediaType,
+  parseEventStream,
+  readResponse,
+} from "../../protocol/_probe_body.ts";
 
 test("parseEventStream() follows the event-stream line rules", () => {
   const table: [string, string, { event: string; data: string }[]][] = [

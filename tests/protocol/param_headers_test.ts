@@ -5,7 +5,7 @@ import {
   type McpHeaderDeclaration,
   mcpHeaderDeclarations,
   paramHeaders,
-} from "../../protocol/param_headers.ts";
+} from "../../protocol/headers.ts";
 
 const X = "x-mcp-header";
 const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({

@@ -16,7 +16,7 @@ import { startRedis } from "../cache/_redis.ts";
 import { FAST } from "../client/_helpers.ts";
 import { startHttpFixture } from "../fixtures/http_server.ts";
 import { startOAuthFixture } from "../fixtures/oauth_server.ts";
-import { cacheOver, fakeRequester, toolsPage } from "../cache/_helpers.ts";
+import { cacheOver, fakeRequester, READS, toolsPage } from "../cache/_helpers.ts";
 
 const PRIVATE = { ttlMs: 60_000, cacheScope: "private" as const };
 
@@ -77,6 +77,7 @@ test("item 14: a listing that arrives after new credentials is not kept for the 
     capabilities: () => ({ tools: { listChanged: false } }),
     waitTimeout: 60_000,
     pages: { listAll, LISTS },
+    reads: READS,
   });
   const listing = cache.listAll("tools");
   await sent;

@@ -1,6 +1,5 @@
-import { leadingResponseId } from "../../transports/_line_id.ts";
-import { lineSplitter } from "../../transports/_lines.ts";
-import { byteRing } from "../../transports/_ring.ts";
+import { leadingResponseId, lineSplitter } from "../../transports/_lines.ts";
+import { byteRing } from "../../transports/_bytes.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
