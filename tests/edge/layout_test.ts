@@ -152,6 +152,7 @@ const RUNTIME_FOLDER = "runtime";
 const NOT_SOURCE = new Set([
   "bench",
   "conformance",
+  "dist", // the published bundles, built from the sources (npm run build)
   "examples",
   "node_modules",
   "out",
