@@ -145,6 +145,16 @@ export async function connect(ctx: CommandContext): Promise<number> {
         // It has ended.
       }
     }
+    // A session that failed leaves nothing behind once this command returns: its process has
+    // ended (it removes its socket as it ends) or had 5 s to, and the socket is gone either way,
+    // so the next command connects afresh without finding an ended session.
+    let waited: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      child.exited,
+      new Promise((resolve) => waited = setTimeout(resolve, 5_000)),
+    ]);
+    clearTimeout(waited);
+    await rm(socket, { force: true });
     throw error;
   } finally {
     stop();

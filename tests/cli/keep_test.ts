@@ -6,7 +6,7 @@
 // ends it and its server; an idle timeout ends it by itself; a socket left by a killed session is noticed,
 // removed, and the call runs afresh; hostile lines on the socket get errors and the session
 // lives on; a server that cannot start fails `connect` with its own error.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -351,6 +351,12 @@ test("cli keep: connect fails with the server's own error and leaves no socket",
   try {
     const args = ["--", "conduit-no-such-server-command"];
     const kept = await runCli(["connect", ...args], { configDir: config.dir });
+    // Gone by the time connect returns (not a moment later): nothing for the next command to find.
+    const sessions = join(config.dir, "sessions");
+    const left = existsSync(sessions)
+      ? readdirSync(sessions).filter((f) => f.endsWith(".sock"))
+      : [];
+    assertEquals(left, [], "no socket is left");
     const fresh = await runCli(["tools", ...args], { configDir: config.dir });
     assertEquals(kept.code, 3, kept.stderr);
     assertEquals(kept.stderr, fresh.stderr);
