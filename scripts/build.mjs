@@ -23,6 +23,9 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const read = (path) => JSON.parse(readFileSync(join(ROOT, path), "utf8"));
+/** deno.json and package.json, read once: the entries, and the packages kept as imports. */
+const CONFIG = read("deno.json");
+const PKG = read("package.json");
 
 /** What `import.meta.main` is called while Bun bundles (see the plugin below). */
 const MAIN_MARK = "__conduitImportMetaMain__";
@@ -47,10 +50,8 @@ function rewriteUrls(text, source, outdir) {
 
 /** Bundles every export of deno.json into `outdir`; returns the written files' names. */
 export async function bundle(outdir) {
-  const config = read("deno.json");
-  const pkg = read("package.json");
   rmSync(outdir, { recursive: true, force: true });
-  const entries = Object.entries(config.exports).map(([key, path]) => ({
+  const entries = Object.entries(CONFIG.exports).map(([key, path]) => ({
     key,
     name: bundleName(key),
     source: join(ROOT, path),
@@ -75,7 +76,7 @@ export async function bundle(outdir) {
     format: "esm",
     target: "node",
     minify: false,
-    external: [...Object.keys(pkg.dependencies ?? {}), "node:*"],
+    external: [...Object.keys(PKG.dependencies ?? {}), "node:*"],
     naming: { entry: "[name].[ext]", chunk: "_[hash].[ext]" },
     plugins: [{
       name: "source-urls",
@@ -112,23 +113,21 @@ export async function bundle(outdir) {
 
 /** deno.json with its exports pointing at the bundles, and `dist/` published with them. */
 function publishConfig() {
-  const config = read("deno.json");
   const exports = Object.fromEntries(
-    Object.keys(config.exports).map((key) => [key, `./dist/${bundleName(key)}.js`]),
+    Object.keys(CONFIG.exports).map((key) => [key, `./dist/${bundleName(key)}.js`]),
   );
   const publish = {
-    ...config.publish,
-    include: [...config.publish.include, "dist/"],
-    exclude: [...config.publish.exclude ?? [], "!dist/"],
+    ...CONFIG.publish,
+    include: [...CONFIG.publish.include, "dist/"],
+    exclude: [...CONFIG.publish.exclude ?? [], "!dist/"],
   };
   // The package imports by name: published as `npm:` specifiers of package.json's versions.
-  const pkg = read("package.json");
   const imports = Object.fromEntries(
-    Object.entries(pkg.dependencies ?? {}).map((
+    Object.entries(PKG.dependencies ?? {}).map((
       [name, version],
     ) => [name, `npm:${name}@${version}`]),
   );
-  return { ...config, imports: { ...config.imports, ...imports }, exports, publish };
+  return { ...CONFIG, imports: { ...CONFIG.imports, ...imports }, exports, publish };
 }
 
 if (import.meta.main) {
