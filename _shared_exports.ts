@@ -31,6 +31,7 @@ export {
   type McpErrorKind,
 } from "./protocol/errors.ts";
 export * from "./protocol/headers.ts";
+export * from "./protocol/param_headers.ts";
 export * from "./protocol/jsonrpc.ts";
 export * from "./protocol/meta.ts";
 export * from "./protocol/negotiation.ts";

@@ -12,7 +12,7 @@ import {
   type McpHeaderDeclaration,
   mcpHeaderDeclarations,
   paramHeaders,
-} from "../protocol/headers.ts";
+} from "../protocol/param_headers.ts";
 import type { JsonObject, JsonRpcResult } from "../protocol/jsonrpc.ts";
 
 /** What one transport knows about its tools' header declarations. */

@@ -3,13 +3,8 @@
 // the headers built for a request never carry a line break, whatever the arguments.
 import fc from "fast-check";
 import { assert, assertEquals } from "../_harness.ts";
-import {
-  decodeHeaderValue,
-  encodeHeaderValue,
-  mcpHeaderDeclarations,
-  modernHeaders,
-  paramHeaders,
-} from "../../protocol/headers.ts";
+import { decodeHeaderValue, encodeHeaderValue, modernHeaders } from "../../protocol/headers.ts";
+import { mcpHeaderDeclarations, paramHeaders } from "../../protocol/param_headers.ts";
 import { isMcpError } from "../../protocol/errors.ts";
 import { fuzz } from "./_fuzz.ts";
 

@@ -5,7 +5,7 @@ import {
   type McpHeaderDeclaration,
   mcpHeaderDeclarations,
   paramHeaders,
-} from "../../protocol/headers.ts";
+} from "../../protocol/param_headers.ts";
 
 const X = "x-mcp-header";
 const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({

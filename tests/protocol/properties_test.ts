@@ -4,11 +4,8 @@ import fc from "fast-check";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { decodeMessage } from "../../protocol/jsonrpc.ts";
 import { classifyProbe, type ProbeOutcome, type Verdict } from "../../protocol/negotiation.ts";
-import {
-  decodeHeaderValue,
-  encodeHeaderValue,
-  mcpHeaderDeclarations,
-} from "../../protocol/headers.ts";
+import { decodeHeaderValue, encodeHeaderValue } from "../../protocol/headers.ts";
+import { mcpHeaderDeclarations } from "../../protocol/param_headers.ts";
 
 const RUNS = { numRuns: 300 };
 const encoder = new TextEncoder();
