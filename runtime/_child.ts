@@ -14,6 +14,8 @@ export interface ChildParts {
   pid: number;
   /** The child's stdin, as a web stream. */
   stdin: WritableStream<Uint8Array>;
+  /** Writes to stdin at once, where the runtime can (see `ChildProcess.writeNow`). */
+  writeNow?: (text: string) => Promise<void> | undefined;
   /** The child's stdout. */
   stdout: ReadableStream<Uint8Array>;
   /** The child's stderr. */
@@ -42,6 +44,7 @@ export function childProcess(parts: ChildParts): ChildProcess {
   return {
     pid: parts.pid,
     stdin: parts.stdin,
+    ...(parts.writeNow === undefined ? {} : { writeNow: parts.writeNow }),
     stdout: parts.stdout,
     stderr: parts.stderr,
     exited,

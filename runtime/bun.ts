@@ -9,7 +9,7 @@ import { childProcess } from "./_child.ts";
 import type { ChildProcess, ResolvedSpawn } from "./process.ts";
 
 interface BunFileSink {
-  write(chunk: Uint8Array): number;
+  write(chunk: Uint8Array | string): number;
   flush(): number | Promise<number> | undefined;
   end(): number | Promise<number> | undefined;
 }
@@ -72,6 +72,16 @@ export function bunReadEnv(names: readonly string[] | "all"): Record<string, str
   return result;
 }
 
+/**
+ * Writes `chunk` to Bun's stdin sink and flushes it: `undefined` when the pipe took it all at
+ * once, else a promise that settles when it has.
+ */
+function writeToSink(sink: BunFileSink, chunk: Uint8Array | string): Promise<void> | undefined {
+  sink.write(chunk);
+  const flushed = sink.flush();
+  return flushed instanceof Promise ? flushed.then(() => {}) : undefined;
+}
+
 /** Bun's stdin is a `FileSink`; this gives it the `WritableStream` face of the contract. */
 function writableFromSink(sink: BunFileSink): WritableStream<Uint8Array> {
   let ended = false;
@@ -81,13 +91,7 @@ function writableFromSink(sink: BunFileSink): WritableStream<Uint8Array> {
     await sink.end();
   };
   return new WritableStream<Uint8Array>({
-    write(chunk) {
-      // The stdio link keeps one write in flight and coalesces the rest, so each chunk here
-      // is a whole batch; a flush that completed at once costs no extra turn.
-      sink.write(chunk);
-      const flushed = sink.flush();
-      return flushed instanceof Promise ? flushed.then(() => {}) : undefined;
-    },
+    write: (chunk) => writeToSink(sink, chunk),
     close: end,
     async abort() {
       try {
@@ -122,6 +126,8 @@ export function bunSpawn(options: ResolvedSpawn): ChildProcess {
   return childProcess({
     pid: child.pid,
     stdin: writableFromSink(child.stdin),
+    // The stdio link coalesces its lines itself: the stream's queue would only add turns.
+    writeNow: (text) => writeToSink(child.stdin, text),
     stdout: child.stdout,
     stderr: child.stderr,
     status: child.exited.then((code) => ({

@@ -54,6 +54,14 @@ export interface ChildProcess {
   readonly pid: number;
   /** Writes to the child's stdin; closing it sends end-of-file. */
   readonly stdin: WritableStream<Uint8Array>;
+  /**
+   * Writes text to stdin as UTF-8 at once, past the stream's queue, where the runtime's pipe
+   * allows it (Bun's, which encodes it into its own buffer): `undefined` when the pipe took
+   * every byte, else a promise that settles once it has (and rejects when it cannot). Absent
+   * elsewhere: write through `stdin`. A caller using it writes only this way, and closes or
+   * aborts through `stdin`.
+   */
+  readonly writeNow?: (text: string) => Promise<void> | undefined;
   /** The child's stdout. Read or cancel it, or the child may block on a full pipe. */
   readonly stdout: ReadableStream<Uint8Array>;
   /** The child's stderr. Read or cancel it, or the child may block on a full pipe. */

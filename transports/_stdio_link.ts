@@ -88,17 +88,24 @@ function exitError(
 const MAX_BATCH_CHARS = 1 << 20;
 const utf8 = new TextDecoder();
 
-/** How a queued line's `send()` settles. */
-interface Waiter {
+/** Lines written to stdin together, in order, and how their sends settle (together). */
+interface Batch {
+  lines: string[];
+  chars: number;
+  /** What each `send()` of the batch returns. */
+  done: Promise<void>;
   resolve(): void;
   reject(error: McpError): void;
 }
 
-/** Lines written to stdin together, in order. */
-interface Batch {
-  lines: string[];
-  chars: number;
-  waiters: Waiter[];
+/** A new, empty batch. */
+function newBatch(): Batch {
+  const batch = { lines: [], chars: 0 } as unknown as Batch;
+  batch.done = new Promise<void>((resolve, reject) => {
+    batch.resolve = resolve;
+    batch.reject = reject;
+  });
+  return batch;
 }
 
 /** What a link needs from the transport's options (validated by `stdio`). */
@@ -132,10 +139,12 @@ export function startLink(
   const encoder = new TextEncoder();
   const ring = byteRing(settings.stderr === "ignore" ? 0 : settings.stderrTailBytes);
   const writer = child.stdin.getWriter();
+  const direct = child.writeNow;
   writer.closed.catch(() => {});
-  const pendingWrites = new Set<(error: McpError) => void>();
+  // The batches not written yet (queued or being written); `batches` is the queue.
+  const pendingWrites = new Set<Batch>();
   const batches: Batch[] = [];
-  counted("stdio.writes", () => pendingWrites.size + batches.length);
+  counted("stdio.writes", () => pendingWrites.size);
   let writing = false; // a write is in flight
   const readers: Pump[] = [];
   let status: ExitStatus | undefined;
@@ -173,25 +182,27 @@ export function startLink(
 
   const failWrites = (error: McpError) => {
     batches.length = 0;
-    for (const reject of pendingWrites) reject(error);
+    for (const batch of pendingWrites) batch.reject(error);
     pendingWrites.clear();
   };
 
   /**
    * Queues one serialized line. One write is in flight at a time; lines queued meanwhile
-   * are coalesced (in order) into the next write, at most `MAX_BATCH_CHARS` per write.
+   * are coalesced (in order) into the next write, at most `MAX_BATCH_CHARS` per write. The
+   * first line of a burst goes out at once, so the server starts on it while the rest of
+   * the burst (the requests made in the same turn) gathers into one write.
    */
-  const enqueue = (line: string, waiter: Waiter) => {
-    pendingWrites.add(waiter.reject);
+  const enqueue = (line: string): Promise<void> => {
     let batch = batches[batches.length - 1];
     if (batch === undefined || batch.chars + line.length > MAX_BATCH_CHARS) {
-      batch = { lines: [], chars: 0, waiters: [] };
+      batch = newBatch();
       batches.push(batch);
+      pendingWrites.add(batch);
     }
     batch.lines.push(line);
     batch.chars += line.length;
-    batch.waiters.push(waiter);
     if (!writing) void drain();
+    return batch.done;
   };
 
   /**
@@ -217,19 +228,20 @@ export function startLink(
     writing = true;
     try {
       for (let batch = batches.shift(); batch !== undefined; batch = batches.shift()) {
-        const { lines, waiters } = batch;
+        const { lines } = batch;
         let failure: McpError | undefined;
         try {
-          await writer.write(encoder.encode(lines.length === 1 ? lines[0] : lines.join("")));
+          const text = lines.length === 1 ? lines[0] : lines.join("");
+          // A write the pipe took at once still yields a turn: the lines queued in it join
+          // the next write instead of each costing one.
+          await (direct === undefined ? writer.write(encoder.encode(text)) : direct(text));
         } catch (error) {
           failure = await writeFailure(error);
         }
-        for (const waiter of waiters) {
-          // Gone from the set: failWrites already rejected it.
-          if (!pendingWrites.delete(waiter.reject)) continue;
-          if (failure) waiter.reject(failure);
-          else waiter.resolve();
-        }
+        // Gone from the set: failWrites already rejected it.
+        if (!pendingWrites.delete(batch)) continue;
+        if (failure) batch.reject(failure);
+        else batch.resolve();
       }
     } finally {
       writing = false;
@@ -394,7 +406,7 @@ export function startLink(
           new TypeError("The message cannot be serialized as JSON", { cause: error }),
         );
       }
-      return new Promise<void>((resolve, reject) => enqueue(line, { resolve, reject }));
+      return enqueue(line);
     },
     setProtocol(): void {
       // stdio carries no protocol-dependent framing.
