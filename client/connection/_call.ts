@@ -185,9 +185,10 @@ export class Call implements Deadline {
     readonly progressToken: number | undefined,
     readonly resolve: (result: JsonObject) => void,
     readonly reject: (error: McpError) => void,
+    readonly timeout: number = opts.timeout,
+    maxTotalTimeout: number | undefined = opts.maxTotalTimeout,
   ) {
-    this.ceilingAt = this.started +
-      (opts.maxTotalTimeout ?? TOTAL_TIMEOUT_FACTOR * opts.timeout);
+    this.ceilingAt = this.started + (maxTotalTimeout ?? TOTAL_TIMEOUT_FACTOR * timeout);
   }
 
   /**
@@ -230,7 +231,7 @@ export class Call implements Deadline {
   /** Moves the deadline to `timeout` from now (capped by the ceiling); `false` when past. */
   place(): boolean {
     const now = Date.now();
-    const next = now + this.opts.timeout;
+    const next = now + this.timeout;
     this.ceiling = this.ceilingAt <= next;
     this.at = this.ceiling ? this.ceilingAt : next;
     return this.at > now;

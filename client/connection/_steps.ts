@@ -13,6 +13,7 @@ import { asMcpError } from "../_errors.ts";
 import { acceptResult, declaresTasks } from "../handler/input.ts";
 import { capabilitiesFor } from "../handler/capabilities.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
+import type { SessionRequestOptions } from "./session.ts";
 import type { ConnectionRequestOptions, ConnectionState } from "./_state.ts";
 
 /**
@@ -77,7 +78,13 @@ export function sendOn(
   const maxTotalTimeout = opts.maxTotalTimeout === undefined
     ? undefined
     : opts.maxTotalTimeout - (Date.now() - queuedAt);
-  return handle.session.request(method, params, { ...opts, timeout, maxTotalTimeout }).then(
+  return handle.session.request(
+    method,
+    params,
+    opts as SessionRequestOptions,
+    timeout,
+    maxTotalTimeout,
+  ).then(
     (result) =>
       s.negotiated?.era === "modern" ? acceptResult(method, result, declaresTasks(params)) : result,
   );

@@ -71,11 +71,16 @@ export interface SessionRequestOptions extends RequestOptions {
 
 /** One link's request bookkeeping. */
 export interface Session {
-  /** Sends a request and resolves with its result object. */
+  /**
+   * Sends a request and resolves with its result object. `timeout` and `maxTotalTimeout`,
+   * when given, take the place of the options' (what is left of them after a wait).
+   */
   request(
     method: string,
     params: JsonObject | undefined,
     options: SessionRequestOptions,
+    timeout?: number,
+    maxTotalTimeout?: number,
   ): Promise<JsonObject>;
   /** Sends a notification. */
   notify(method: string, params?: JsonObject): Promise<void>;
@@ -135,6 +140,8 @@ export function createSession(options: SessionOptions): Session {
     method: string,
     params: JsonObject | undefined,
     opts: SessionRequestOptions,
+    timeout = opts.timeout,
+    maxTotalTimeout = opts.maxTotalTimeout,
   ): Promise<JsonObject> => {
     if (ended) return Promise.reject(ended);
     const signal = opts.signal;
@@ -143,13 +150,23 @@ export function createSession(options: SessionOptions): Session {
     }
     const id = ++lastId;
     opts.trace?.sent(id);
-    const timed = Number.isFinite(opts.timeout);
+    const timed = Number.isFinite(timeout);
     // A timed request always carries a token, so that the server's progress can extend it.
     const wantsToken = opts.progress !== false && (opts.onProgress !== undefined || timed);
     const progressToken = wantsToken ? id : undefined;
     let call!: Call;
     const promise = new Promise<JsonObject>((resolve, reject) => {
-      call = new Call(core, id, method, opts, progressToken, resolve, reject);
+      call = new Call(
+        core,
+        id,
+        method,
+        opts,
+        progressToken,
+        resolve,
+        reject,
+        timeout,
+        maxTotalTimeout,
+      );
     });
     pending.set(id, call);
     if (signal !== undefined) {

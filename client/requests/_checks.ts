@@ -52,13 +52,8 @@ export function checkOptions<T extends RequestOptions>(
     checkKeys(options, [...REQUEST_KEYS, ...extra], "the request options");
   }
   const { timeout, maxTotalTimeout, signal, onProgress } = options;
-  for (
-    const [key, value] of [["timeout", timeout], ["maxTotalTimeout", maxTotalTimeout]] as const
-  ) {
-    if (value !== undefined && !(typeof value === "number" && value > 0)) {
-      throw new TypeError(`option "${key}" must be a positive number of milliseconds`);
-    }
-  }
+  milliseconds("timeout", timeout);
+  milliseconds("maxTotalTimeout", maxTotalTimeout);
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError('option "signal" must be an AbortSignal');
   }
@@ -66,6 +61,13 @@ export function checkOptions<T extends RequestOptions>(
     throw new TypeError('option "onProgress" must be a function');
   }
   return options;
+}
+
+/** Throws unless `value` is absent or a positive number of milliseconds. */
+function milliseconds(key: string, value: unknown): void {
+  if (value !== undefined && !(typeof value === "number" && value > 0)) {
+    throw new TypeError(`option "${key}" must be a positive number of milliseconds`);
+  }
 }
 
 /**

@@ -24,6 +24,7 @@ import { capabilitiesFor } from "../handler/capabilities.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 import { inputRequiredOf } from "../handler/input.ts";
 import type { InputCallOptions, InputContext, Requester } from "./_requester.ts";
+import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import { settle } from "../../tracing/lazy.ts";
 import type { ClientStatus } from "../types.ts";
 
@@ -89,11 +90,17 @@ export function requestWithInput(
   if (loading !== undefined) {
     return loading.then(() => requestWithInput(requester, method, params, options));
   }
-  const { assigns: _a, principal: _p, ...request } = options;
   const started = Date.now();
   // Traced: one span for the call, its rounds after the first as children.
   const trace = requester.trace?.call(method, params);
-  if (trace !== undefined) request.trace = trace;
+  // The request options alone (a call without `assigns`, `principal` or a span sends them as
+  // they are).
+  let request: ConnectionRequestOptions = options;
+  if (options.assigns !== undefined || options.principal !== undefined || trace !== undefined) {
+    const { assigns: _a, principal: _p, ...rest } = options;
+    request = rest;
+    if (trace !== undefined) request.trace = trace;
+  }
   // The first round goes out as is; the rounds of input start only when the server asks.
   const final = requester.request(method, params, request).catch((error: unknown) => {
     const interim = inputRequiredOf(error);

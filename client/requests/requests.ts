@@ -11,7 +11,7 @@ import { checkCallOptions, checkOptions, invalid, nonEmpty, requestOptions } fro
 import { isObject, put } from "../_json.ts";
 import { requestWithInput } from "./mrtr.ts";
 import { contentProblem } from "../content.ts";
-import type { Requester } from "./_requester.ts";
+import type { InputCallOptions, Requester } from "./_requester.ts";
 import type {
   CallOptions,
   GetPromptResult,
@@ -24,10 +24,19 @@ export { checkCallOptions, checkOptions, invalid, requestOptions } from "./_chec
 export type { InputContext, Requester, RequestFn } from "./_requester.ts";
 
 /** The options the MRTR driver takes, out of a call's options. */
-function inputOptions(options: CallOptions) {
+function inputOptions(options: CallOptions): InputCallOptions {
   const { assigns, principal } = options;
   return { ...requestOptions(options), assigns, principal };
 }
+
+/** Whether `object` has an enumerable key (without listing them). */
+function hasKeys(object: object): boolean {
+  for (const _ in object) return true;
+  return false;
+}
+
+/** What a call without options runs with (never handed out to change). */
+const NO_INPUT_OPTIONS: InputCallOptions = Object.freeze({});
 
 /**
  * Calls a tool (answering `input_required` rounds with the client's handler).
@@ -51,12 +60,31 @@ export function callTool(
   } catch (error) {
     return Promise.reject(error);
   }
+  return sendToolCall(requester, name, args, opts);
+}
+
+/**
+ * {@linkcode callTool} with its name, arguments and options already checked.
+ *
+ * @param requester The connection.
+ * @param name The tool.
+ * @param args Its arguments, sent as given.
+ * @param options Checked request options, `assigns` and `principal`.
+ * @param onError What a failed call turns into (it rethrows by default).
+ */
+export function sendToolCall(
+  requester: Requester,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  options: CallOptions,
+  onError?: (error: unknown) => Promise<never>,
+): Promise<ToolResult> {
   return requestWithInput(
     requester,
     "tools/call",
     { name, arguments: args ?? {} },
-    inputOptions(opts),
-  ).then(toolResult);
+    hasKeys(options) ? inputOptions(options) : NO_INPUT_OPTIONS,
+  ).then(toolResult, onError);
 }
 
 /**

@@ -13,7 +13,7 @@
 import { isMcpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { checkCallOptions, nonEmpty } from "../requests/_checks.ts";
-import { callTool } from "../requests/requests.ts";
+import { sendToolCall } from "../requests/requests.ts";
 import { isObject } from "../_json.ts";
 import type { Task } from "../../protocol/tasks.ts";
 import type { CallOptions, TaskMode, ToolCallOptions, ToolResult } from "../types.ts";
@@ -72,15 +72,40 @@ export function checkTaskOptions(options: ToolCallOptions | undefined): TaskCall
  * @param options The call's options (`task`, `taskTtl`, `onStatus` and the request options).
  * @returns The result, or the task with `task: "return"`.
  */
-export async function routeToolCall(
+export function routeToolCall(
   ctx: TaskContext,
   name: string,
   args: Record<string, unknown> | undefined,
   options?: ToolCallOptions,
 ): Promise<ToolResult | Task> {
-  nonEmpty("name", name);
-  if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
-  const checked = checkTaskOptions(options);
+  let checked: TaskCallOptions;
+  try {
+    nonEmpty("name", name);
+    if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
+    checked = checkTaskOptions(options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // The common call: no task, and no legacy handshake to wait for. It goes out at once.
+  if (checked.task === undefined && ctx.requester.era() !== "legacy") {
+    return sendToolCall(
+      ctx.requester,
+      name,
+      args,
+      checked.call,
+      (error) => taskRequired(name, error),
+    );
+  }
+  return routeLater(ctx, name, args, checked);
+}
+
+/** A call that may run as a task, or waits for a legacy handshake first. */
+async function routeLater(
+  ctx: TaskContext,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  checked: TaskCallOptions,
+): Promise<ToolResult | Task> {
   const { task, call } = checked;
   const started = Date.now();
   const budget = call.timeout ?? ctx.requestTimeout;
@@ -93,8 +118,17 @@ export async function routeToolCall(
     // What the wait for the handshake took comes off the call's time.
     return await callToolTask(ctx, name, args, checked, started, serverRunsToolTasks);
   }
-  return await callTool(ctx.requester, name, args, call).catch(async (error) => {
-    if (!isMcpError(error) || error.code !== -32021) throw error;
-    throw (await import("./call_rules.ts")).taskRequired(name, error);
-  });
+  return await sendToolCall(
+    ctx.requester,
+    name,
+    args,
+    call,
+    (error) => taskRequired(name, error),
+  );
+}
+
+/** A `-32021` (the tool must run as a task) said clearly; any other failure as it was. */
+async function taskRequired(name: string, error: unknown): Promise<never> {
+  if (!isMcpError(error) || error.code !== -32021) throw error;
+  throw (await import("./call_rules.ts")).taskRequired(name, error);
 }
