@@ -93,8 +93,11 @@ export async function routeToolCall(
     // What the wait for the handshake took comes off the call's time.
     return await callToolTask(ctx, name, args, checked, started, serverRunsToolTasks);
   }
-  return await callTool(ctx.requester, name, args, call).catch(async (error) => {
+  // A try, not a `catch` handler: no closure and no promise of its own per call.
+  try {
+    return await callTool(ctx.requester, name, args, call);
+  } catch (error) {
     if (!isMcpError(error) || error.code !== -32021) throw error;
     throw (await import("./call_rules.ts")).taskRequired(name, error);
-  });
+  }
 }
