@@ -198,7 +198,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       if (signal.aborted) throw abortError(signal);
       throw error;
     } finally {
-      if (direct) owned.drop(slot);
+      if (direct) owned.drop(slot, own);
       else scope!.unlink();
     }
   }

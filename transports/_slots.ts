@@ -27,9 +27,12 @@ export class Slots<T> {
     return slot;
   }
 
-  /** Lets go of the item in `slot` (nothing when the slot is already free). */
-  drop(slot: number): void {
-    if (this.items[slot] === undefined) return;
+  /**
+   * Lets go of `item` in `slot` (nothing when the slot no longer holds it: taken out, or
+   * free and taken again).
+   */
+  drop(slot: number, item: T): void {
+    if (this.items[slot] !== item) return;
     this.items[slot] = undefined;
     this.free.push(slot);
     this.count--;
