@@ -209,6 +209,7 @@ import "./transports/lines_test.ts";
 import "./transports/long_bodies_test.ts";
 import "./transports/long_lines_test.ts";
 import "./transports/redact_test.ts";
+import "./transports/slots_test.ts";
 import "./transports/sse_test.ts";
 import "./transports/sse_long_test.ts";
 import "./transports/stdio_test.ts";

@@ -19,6 +19,7 @@ import {
 import { abortError, linkSignals } from "./_http.ts";
 import { clearTimer, startTimer, type Timer } from "../clock/timer.ts";
 import { counted } from "./census.ts";
+import { Slots } from "./_slots.ts";
 import {
   deleteSession,
   isInitialize,
@@ -170,7 +171,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
     new McpError("The HTTP link is closed", { kind: "closed", reason: "link_closed" });
 
   /** The controllers of requests in flight that brought their own; aborted on close. */
-  const owned = new Set<AbortController>();
+  const owned = new Slots<AbortController>();
   counted("http.controllers", () => owned.size);
 
   /**
@@ -189,7 +190,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       (options.signal === undefined || options.signal === own.signal);
     const scope = direct ? undefined : linkSignals(options.signal, life.signal);
     const signal = direct ? own.signal : scope!.signal;
-    if (direct) owned.add(own);
+    const slot = direct ? owned.add(own) : -1;
     try {
       if (signal.aborted) throw abortError(signal);
       return await work(signal, ...args);
@@ -197,7 +198,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
       if (signal.aborted) throw abortError(signal);
       throw error;
     } finally {
-      if (direct) owned.delete(own);
+      if (direct) owned.drop(slot, own);
       else scope!.unlink();
     }
   }
@@ -263,8 +264,7 @@ export function openLink(config: LinkConfig, sink: TransportSink): TransportLink
         // A cancellation sent just before close still reaches the server.
         await flushNotifications();
         life.abort(closedError());
-        for (const controller of owned) controller.abort(life.signal.reason);
-        owned.clear();
+        for (const controller of owned.take()) controller.abort(life.signal.reason);
         getStream?.abort();
         const session = state.sessionId;
         state.sessionId = undefined;

@@ -147,7 +147,8 @@ export function deadlineClock(candidates: () => Iterable<Deadline>) {
 
 /** What a {@linkcode Call} needs from its session. */
 export interface CallCore {
-  pending: Map<number, Call>;
+  /** The requests in flight by id. */
+  pending: Record<number, Call>;
   clock: ReturnType<typeof deadlineClock>;
   /** Whether the call's cancellation is announced with `notifications/cancelled` now. */
   cancels(call: Call): boolean;
@@ -266,7 +267,7 @@ export class Call implements Deadline {
 
   private settle(): void {
     this.settled = true;
-    this.core.pending.delete(this.id);
+    delete this.core.pending[this.id];
     this.core.clock.remove(this);
     if (this.onAbort !== undefined) this.opts.signal?.removeEventListener("abort", this.onAbort);
   }
