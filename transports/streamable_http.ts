@@ -13,7 +13,6 @@
 import type { FetchLike } from "./_http.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
-import { holdSecrets } from "../protocol/secrets.ts";
 import { forwardTokens, holdTokenObservers, type TokenObserver } from "../protocol/token_events.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import type { AuthStatus } from "../oauth/auth_status.ts";
@@ -26,7 +25,7 @@ import {
   oauthOptionsOf,
   positiveInteger,
   staticHeaders,
-  transportSecrets,
+  type TransportSecrets,
   withStore,
 } from "./_http_options.ts";
 import type { HttpCore, HttpShell } from "./_http_core.ts";
@@ -175,6 +174,9 @@ export interface StreamableHttpTransport extends Transport {
   readonly profile: string | undefined;
 }
 
+/** How many configured credentials wait for the secrets (as many as those keep pinned). */
+const MAX_PENDING = 32;
+
 /**
  * A Streamable HTTP transport for `url`: hand it to `createClient({ transport })` or open
  * links yourself. Options are checked at once; a bad one throws `TypeError` naming it.
@@ -236,17 +238,27 @@ export function streamableHttp(
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new TypeError("options.fetch must be a function");
   }
-  // Every credential the transport holds or sends is kept out of what the server writes,
-  // from now on (what sends loads with the first link).
   const headers = staticHeaders(options.headers);
-  const secrets = transportSecrets(headers, options.fetch);
-  secrets.pin(auth);
+  // Every credential the transport holds or sends is kept out of what the server writes. Its
+  // secrets are made (`_http_secrets.ts`) when it first opens, or when a tracer asks for them
+  // (`heldSecrets`), before anything is sent or written: until then the configured credentials
+  // wait here, each one `auth` has held.
+  let secrets: TransportSecrets | undefined;
+  let making: Promise<TransportSecrets> | undefined;
+  const pending: HttpAuth[] = [auth];
+  const pin = (next: HttpAuth) => {
+    if (secrets !== undefined) secrets.pin(next);
+    else if (pending.push(next) > MAX_PENDING) pending.shift();
+  };
+  const makeSecrets = () =>
+    making ??= import("./_http_secrets.ts").then(({ madeSecrets }) =>
+      secrets ??= madeSecrets(headers, options.fetch, pending.splice(0))
+    );
   const observers = new Set<TokenObserver>();
-  const shell: HttpShell = {
+  const shell: Omit<HttpShell, "secrets"> = {
     url: target,
     headers,
     customFetch: options.fetch,
-    secrets,
     forward: forwardTokens(observers),
     auth: () => auth,
     credentialId: () => credentialId,
@@ -262,14 +274,16 @@ export function streamableHttp(
   let core: HttpCore | undefined;
   let loading: Promise<HttpCore> | undefined;
   const load = (): Promise<HttpCore> =>
-    loading ??= import("./_http_core.ts").then(({ httpCore }) => core ??= httpCore(shell));
+    loading ??= Promise.all([import("./_http_core.ts"), makeSecrets()]).then((
+      [{ httpCore }, made],
+    ) => core ??= httpCore({ ...shell, secrets: made }));
   const oauthForm = () => oauthOptionsOf(auth) !== undefined;
   const notOAuth = () =>
     new McpError("The transport's credentials are not an OAuth form", {
       kind: "auth",
       reason: "oauth_not_configured",
     });
-  const transport: StreamableHttpTransport = holdSecrets({
+  const transport: StreamableHttpTransport = {
     kind: "http",
     get url(): URL {
       return new URL(target.href);
@@ -304,7 +318,7 @@ export function streamableHttp(
       // As the core does once loaded: new OAuth credentials without a token store keep the
       // store the previous OAuth ones used.
       auth = core === undefined ? withStore(checked, oauthOptionsOf(auth)?.store) : checked;
-      secrets.pin(auth);
+      pin(auth);
       core?.setAuth(auth);
       credentialId = setOptions.credentialId;
     },
@@ -323,6 +337,9 @@ export function streamableHttp(
       return (await load()).open(sink);
     },
     cacheTarget: async (wants) => (await load()).cacheTarget(wants),
-  }, secrets);
+  };
+  // Held out of sight as `holdSecrets` would (the same registered symbol as `SECRETS` in
+  // protocol/secrets.ts), as what makes them: this module does not load the redaction.
+  Object.defineProperty(transport, Symbol.for("@conduit/mcp.secrets"), { value: makeSecrets });
   return holdTokenObservers(transport, observers);
 }

@@ -124,6 +124,8 @@ const LAZY = [
   "client/connection/_initialize.ts",
   // When an answer of an HTTP status is sent again (the first such answer).
   "client/connection/_status_retry.ts",
+  // An HTTP transport's secrets, made when it first opens (or a tracer asks for them).
+  "transports/_http_secrets.ts",
 ];
 
 /**
