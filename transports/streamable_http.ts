@@ -13,7 +13,7 @@
 import type { FetchLike } from "./_http.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
-import { forwardTokens, holdTokenObservers, type TokenObserver } from "../protocol/token_events.ts";
+import type { TokenObserver } from "../protocol/token_events.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import type { AuthStatus } from "../oauth/auth_status.ts";
 import {
@@ -174,6 +174,11 @@ export interface StreamableHttpTransport extends Transport {
   readonly profile: string | undefined;
 }
 
+/** Holds `value` on `holder`, not enumerable, under the registered symbol `@conduit/mcp.<key>`. */
+function hold<T extends object>(holder: T, key: string, value: unknown): T {
+  return Object.defineProperty(holder, Symbol.for(`@conduit/mcp.${key}`), { value });
+}
+
 /** How many configured credentials wait for the secrets (as many as those keep pinned). */
 const MAX_PENDING = 32;
 
@@ -255,11 +260,10 @@ export function streamableHttp(
       secrets ??= madeSecrets(headers, options.fetch, pending.splice(0))
     );
   const observers = new Set<TokenObserver>();
-  const shell: Omit<HttpShell, "secrets"> = {
+  const shell: Omit<HttpShell, "secrets" | "forward"> = {
     url: target,
     headers,
     customFetch: options.fetch,
-    forward: forwardTokens(observers),
     auth: () => auth,
     credentialId: () => credentialId,
     limits: {
@@ -274,9 +278,13 @@ export function streamableHttp(
   let core: HttpCore | undefined;
   let loading: Promise<HttpCore> | undefined;
   const load = (): Promise<HttpCore> =>
-    loading ??= Promise.all([import("./_http_core.ts"), makeSecrets()]).then((
-      [{ httpCore }, made],
-    ) => core ??= httpCore({ ...shell, secrets: made }));
+    loading ??= Promise.all([
+      import("./_http_core.ts"),
+      makeSecrets(),
+      import("../protocol/token_events.ts"),
+    ]).then(([{ httpCore }, made, { forwardTokens }]) =>
+      core ??= httpCore({ ...shell, secrets: made, forward: forwardTokens(observers) })
+    );
   const oauthForm = () => oauthOptionsOf(auth) !== undefined;
   const notOAuth = () =>
     new McpError("The transport's credentials are not an OAuth form", {
@@ -338,8 +346,8 @@ export function streamableHttp(
     },
     cacheTarget: async (wants) => (await load()).cacheTarget(wants),
   };
-  // Held out of sight as `holdSecrets` would (the same registered symbol as `SECRETS` in
-  // protocol/secrets.ts), as what makes them: this module does not load the redaction.
-  Object.defineProperty(transport, Symbol.for("@conduit/mcp.secrets"), { value: makeSecrets });
-  return holdTokenObservers(transport, observers);
+  // Held out of sight as `holdSecrets` (what makes the secrets) and `holdTokenObservers` hold
+  // them, under the same registered symbols, without loading their modules at start.
+  hold(transport, "secrets", makeSecrets);
+  return hold(transport, "token-observers", observers);
 }
