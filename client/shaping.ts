@@ -24,7 +24,8 @@ import type { CacheTarget } from "../cache/digest.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { checkMaxChars, DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from "../governance/shape_names.ts";
 import type { ShapedResult, SpillConfig } from "../governance/shape.ts";
-import { type CacheStore, lazyStore } from "../cache/store.ts";
+import type { CacheStore } from "../cache/store.ts";
+import { lazyStore } from "../cache/lazy_store.ts";
 import { isObject } from "./_json.ts";
 
 export type { SpillConfig } from "../governance/shape.ts";
