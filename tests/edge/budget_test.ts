@@ -124,8 +124,10 @@ const LAZY = [
   "client/connection/_initialize.ts",
   // When an answer of an HTTP status is sent again (the first such answer).
   "client/connection/_status_retry.ts",
-  // An HTTP transport's secrets, made when it first opens (or a tracer asks for them).
+  // An HTTP transport's secrets, made when it first opens (or a tracer asks for them), and the
+  // token events its core forwards (a stdio transport has none).
   "transports/_http_secrets.ts",
+  "protocol/token_events.ts",
 ];
 
 /**
