@@ -1,12 +1,15 @@
 /**
- * Private: a Streamable HTTP transport's secrets, made when they are first needed (the first
- * open, or a tracer asking for them) rather than with the transport: `streamableHttp` loads
- * this with its core, so a client that never opens an HTTP transport loads no redaction.
+ * Private: what a Streamable HTTP transport makes when it is first needed (the first open, or
+ * a tracer asking for its secrets) rather than with the transport: its secrets, and the
+ * forwarder of its token events to those who follow them. `streamableHttp` loads this with its
+ * core, so a client that never opens an HTTP transport loads no redaction.
  *
  * @module
  */
 
 import { type TransportSecrets, transportSecrets } from "../oauth/middleware_parts.ts";
+
+export { forwardTokens } from "../protocol/token_events.ts";
 
 /**
  * The secrets of a transport (see `transportSecrets`), with the credentials it was configured

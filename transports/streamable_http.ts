@@ -255,8 +255,9 @@ export function streamableHttp(
     if (secrets !== undefined) secrets.pin(next);
     else if (pending.push(next) > MAX_PENDING) pending.shift();
   };
+  const parts = () => import("./_http_secrets.ts");
   const makeSecrets = () =>
-    making ??= import("./_http_secrets.ts").then(({ madeSecrets }) =>
+    making ??= parts().then(({ madeSecrets }) =>
       secrets ??= madeSecrets(headers, options.fetch, pending.splice(0))
     );
   const observers = new Set<TokenObserver>();
@@ -278,13 +279,9 @@ export function streamableHttp(
   let core: HttpCore | undefined;
   let loading: Promise<HttpCore> | undefined;
   const load = (): Promise<HttpCore> =>
-    loading ??= Promise.all([
-      import("./_http_core.ts"),
-      makeSecrets(),
-      import("../protocol/token_events.ts"),
-    ]).then(([{ httpCore }, made, { forwardTokens }]) =>
-      core ??= httpCore({ ...shell, secrets: made, forward: forwardTokens(observers) })
-    );
+    loading ??= Promise.all([import("./_http_core.ts"), makeSecrets(), parts()]).then((
+      [{ httpCore }, made, { forwardTokens }],
+    ) => core ??= httpCore({ ...shell, secrets: made, forward: forwardTokens(observers) }));
   const oauthForm = () => oauthOptionsOf(auth) !== undefined;
   const notOAuth = () =>
     new McpError("The transport's credentials are not an OAuth form", {
