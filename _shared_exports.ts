@@ -16,10 +16,10 @@ import {
   type CacheStore,
   checkKey,
   checkSet,
-  lazyStore,
   memoryBounds,
   type MemoryStoreOptions,
 } from "./cache/store.ts";
+import { lazyStore } from "./cache/lazy_store.ts";
 
 export * from "./protocol/capabilities.ts";
 export * from "./protocol/discover.ts";

@@ -50,19 +50,3 @@ export function notReadyError(state: ClientState): McpError {
     reason: "not_ready",
   });
 }
-
-/**
- * The error of a server without resource subscriptions.
- *
- * @param era The era it speaks.
- * @param cause Why the client knows.
- * @returns Kind `protocol`, reason `subscriptions_not_supported`.
- */
-export function subscriptionsNotSupported(era: Era, cause?: unknown): McpError {
-  return new McpError(
-    era === "legacy"
-      ? "The server does not support resource subscriptions (no resources.subscribe capability)"
-      : "The server does not support resource subscriptions on subscriptions/listen",
-    { kind: "protocol", reason: "subscriptions_not_supported", cause },
-  );
-}

@@ -12,9 +12,11 @@ import type { SpillStore } from "../cache/spill_store.ts";
 import { isHandle } from "../cache/spill_store.ts";
 import { DEFAULT_MAX_CHARS, READ_RESULT } from "../governance/shape_names.ts";
 import { jsonChunks } from "../protocol/json_chunks.ts";
+import type { SpillConfig } from "../governance/shape.ts";
 import { atPath, grepLines } from "./_result_search.ts";
 import type { ReadResultOptions } from "./request_options.ts";
 import type { ReadResultPage, Tool, ToolResult } from "./shapes.ts";
+import { spillStoreOf } from "./spill.ts";
 
 export { READ_RESULT } from "../governance/shape_names.ts";
 export { spillStoreOf } from "./spill.ts";
@@ -102,6 +104,42 @@ export function checkReadOptions(options: unknown): ReadResultOptions {
 }
 
 /**
+ * A client's `readResult`: checks the handle and options, and reads the result from the
+ * stores a shaped call of this client may have spilled it to, as `owner` names the caller.
+ *
+ * @param handle The handle.
+ * @param options The page, grep or JSON path, and the principal.
+ * @param configs The spill settings the client's calls used (its default first).
+ * @param owner The owner a principal reads as.
+ * @returns The page.
+ * @throws {TypeError} For a bad handle or option.
+ * @throws {McpError} kind `not_found` (`unknown_result`, `result_expired`).
+ */
+export async function readKept(
+  handle: unknown,
+  options: unknown,
+  configs: readonly SpillConfig[],
+  owner: (principal: string | undefined) => Promise<string>,
+): Promise<ReadResultPage> {
+  const checked = checkReadOptions(options);
+  if (typeof handle !== "string") throw new TypeError("readResult: handle must be a string");
+  if (configs.length === 0) throw unknownResult();
+  const me = await owner(checked.principal);
+  return await readSpilled(
+    configs.map((config) => ({ store: spillStoreOf(config), owner: me })),
+    handle,
+    checked,
+  );
+}
+
+function unknownResult(): McpError {
+  return new McpError("No result is kept under this handle for this caller", {
+    kind: "not_found",
+    reason: "unknown_result",
+  });
+}
+
+/**
  * Reads a spilled result.
  *
  * @param candidates The stores it may be in, each with the owner to read as.
@@ -115,12 +153,7 @@ export async function readSpilled(
   handle: unknown,
   options: ReadResultOptions,
 ): Promise<ReadResultPage> {
-  if (!isHandle(handle)) {
-    throw new McpError("No result is kept under this handle for this caller", {
-      kind: "not_found",
-      reason: "unknown_result",
-    });
-  }
+  if (!isHandle(handle)) throw unknownResult();
   let lastError: unknown;
   for (const { store, owner } of candidates) {
     let meta;

@@ -19,12 +19,12 @@
  */
 
 import type { Task } from "../protocol/tasks.ts";
-import { McpError } from "../protocol/errors.ts";
 import type { CacheTarget } from "../cache/digest.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
 import { checkMaxChars, DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from "../governance/shape_names.ts";
 import type { ShapedResult, SpillConfig } from "../governance/shape.ts";
-import { type CacheStore, lazyStore } from "../cache/store.ts";
+import type { CacheStore } from "../cache/store.ts";
+import { lazyStore } from "../cache/lazy_store.ts";
 import { isObject } from "./_json.ts";
 
 export type { SpillConfig } from "../governance/shape.ts";
@@ -43,7 +43,7 @@ export type {
   ShapingKit,
 } from "./_shaping_types.ts";
 import { bad } from "./_option_checks.ts";
-import type { ReadResultOptions, ShapeCallOptions, ToolCallOptions } from "./request_options.ts";
+import type { ShapeCallOptions, ToolCallOptions } from "./request_options.ts";
 import type { Tool, ToolResult } from "./shapes.ts";
 import type { McpClient } from "./api.ts";
 
@@ -236,24 +236,13 @@ export function clientSpill(
         if (perCall.length > MAX_CALL_STORES) perCall.shift();
       },
     },
-    async readResult(handle, options) {
-      const { checkReadOptions, readSpilled, spillStoreOf } = await import("./read_result.ts");
-      const checked: ReadResultOptions = checkReadOptions(options);
-      if (typeof handle !== "string") throw new TypeError("readResult: handle must be a string");
-      const configs = [...(shape.spill === undefined ? [] : [shape.spill]), ...perCall];
-      if (configs.length === 0) {
-        throw new McpError("No result is kept under this handle for this caller", {
-          kind: "not_found",
-          reason: "unknown_result",
-        });
-      }
-      const me = await owner(checked.principal);
-      return await readSpilled(
-        configs.map((config) => ({ store: spillStoreOf(config), owner: me })),
+    readResult: async (handle, options) =>
+      await (await import("./read_result.ts")).readKept(
         handle,
-        checked,
-      );
-    },
+        options,
+        [...(shape.spill === undefined ? [] : [shape.spill]), ...perCall],
+        owner,
+      ),
     credentialsChanged() {
       unnamed = undefined; // a new one with the next spill
     },

@@ -5,13 +5,14 @@
  * (`middleware.ts`) and its shell that loads it on first use (`lazy_middleware.ts`) share
  * them, so a transport redacts the configured secrets from its first message on. With them,
  * how one credential header's value is remembered in such a set: what the HTTP transport pins
- * from its static headers at once, and what `recordingFetch` remembers from every outgoing
- * request.
+ * from its static headers, and what `recordingFetch` remembers from every outgoing request;
+ * and the set of a Streamable HTTP transport, made from them when it first opens
+ * (`transportSecrets`).
  *
  * @module
  */
 
-import { createSecrets, type Secrets } from "../protocol/secrets.ts";
+import { createSecrets, isCredentialName, type Secrets, secretsOf } from "../protocol/secrets.ts";
 import type { TokenObserver } from "../protocol/token_events.ts";
 import type { Grant } from "./_engine_types.ts";
 
@@ -116,4 +117,47 @@ export function recordHeader(secrets: Secrets, name: string, value: string, pinn
     return;
   }
   secrets.add(value, pinned);
+}
+
+/** A transport's {@linkcode Secrets}, with what sets them up. */
+export interface TransportSecrets extends Secrets {
+  /** Remembers the configured credentials of an `auth` value (a bearer token, OAuth secrets). */
+  pin(auth: unknown): void;
+  /** Includes the secrets a `fetch` holds (an OAuth middleware's, whose tokens it attaches). */
+  includeFetch(fetch: unknown): void;
+}
+
+/**
+ * The secrets of a Streamable HTTP transport: its credential headers, the configured
+ * credentials of each `auth` it is given (`pin`), and those of a `fetch` that holds its own.
+ *
+ * @param headers The static headers (names in lower case).
+ * @param fetch The transport's `fetch` option.
+ * @returns The secrets.
+ */
+export function transportSecrets(
+  headers: Record<string, string>,
+  fetch: unknown,
+): TransportSecrets {
+  const secrets = createSecrets() as TransportSecrets;
+  for (const name in headers) {
+    if (isCredentialName(name)) recordHeader(secrets, name, headers[name], true);
+  }
+  secrets.pin = (auth) => {
+    const form = auth as Record<string, unknown> | undefined;
+    if (typeof form?.bearer === "string") secrets.add(form.bearer, true);
+    // The OAuth forms' configured credentials, at once (their middleware loads later).
+    const grant = typeof form?.oauth === "object"
+      ? { kind: "authorization_code", options: form.oauth }
+      : typeof form?.clientCredentials === "object"
+      ? { kind: "client_credentials", options: form.clientCredentials }
+      : undefined;
+    for (const secret of grant ? configuredSecrets(grant as Grant) : []) secrets.add(secret, true);
+  };
+  secrets.includeFetch = (f) => {
+    const own = secretsOf(f);
+    if (own !== undefined) secrets.include(own);
+  };
+  secrets.includeFetch(fetch);
+  return secrets;
 }

@@ -56,23 +56,37 @@ const CLIENT_METADATA_KEYS = [
   "softwareVersion",
 ];
 
+/** The methods of a `TokenStore`. */
+const STORE_METHODS = ["get", "set", "delete"].flatMap((verb) =>
+  ["Tokens", "Client", "Pending"].map((what) => verb + what)
+);
+
+/** What a member's value must pass, and the words the error says it must be. */
+type Rule = [test: (value: unknown) => boolean, what: string];
+
+const nonEmpty: Rule = [(v) => typeof v === "string" && v !== "", "a non-empty string"];
+const aString: Rule = [(v) => typeof v === "string", "a string"];
+const aFunction: Rule = [(v) => typeof v === "function", "a function"];
+const aBoolean: Rule = [(v) => typeof v === "boolean", "a boolean"];
+const count: Rule = [(v) => Number.isInteger(v) && (v as number) >= 0, "a non-negative integer"];
+
+/**
+ * Checks the members of `v` that are given against their rules; throws
+ * `TypeError("<key>.<member> must be <what>")` at the first that fails.
+ */
+function members(v: Record<string, unknown>, key: string, rules: Record<string, Rule>): void {
+  for (const [name, [test, what]] of Object.entries(rules)) {
+    if (v[name] !== undefined && !test(v[name])) {
+      throw new TypeError(`${key}.${name} must be ${what}`);
+    }
+  }
+}
+
 function plainObject(value: unknown, key: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new TypeError(`${key} must be an object`);
   }
   return value as Record<string, unknown>;
-}
-
-function optionalString(v: Record<string, unknown>, name: string, key: string): void {
-  if (v[name] !== undefined && (typeof v[name] !== "string" || v[name] === "")) {
-    throw new TypeError(`${key}.${name} must be a non-empty string`);
-  }
-}
-
-function optionalFunction(v: Record<string, unknown>, name: string, key: string): void {
-  if (v[name] !== undefined && typeof v[name] !== "function") {
-    throw new TypeError(`${key}.${name} must be a function`);
-  }
 }
 
 function url(v: Record<string, unknown>, name: string, key: string): void {
@@ -82,55 +96,38 @@ function url(v: Record<string, unknown>, name: string, key: string): void {
   } catch {
     throw new TypeError(`${key}.${name} must be an absolute URL`);
   }
-  if (typeof v[name] !== "string") throw new TypeError(`${key}.${name} must be a string`);
+  members(v, key, { [name]: aString });
 }
 
 function checkCommon(v: Record<string, unknown>, key: string): void {
   if (v.store !== undefined) {
     const store = plainObject(v.store, `${key}.store`);
-    for (
-      const method of [
-        "getTokens",
-        "setTokens",
-        "deleteTokens",
-        "getClient",
-        "setClient",
-        "deleteClient",
-        "getPending",
-        "setPending",
-        "deletePending",
-      ]
-    ) {
+    for (const method of STORE_METHODS) {
       if (typeof store[method] !== "function") {
         throw new TypeError(`${key}.store.${method} must be a function (a TokenStore)`);
       }
     }
   }
-  optionalString(v, "principal", key);
-  optionalString(v, "profile", key);
-  if (
-    v.scope !== undefined && typeof v.scope !== "string" &&
-    !(Array.isArray(v.scope) && v.scope.every((s) => typeof s === "string"))
-  ) {
-    throw new TypeError(`${key}.scope must be a string or an array of strings`);
-  }
-  optionalFunction(v, "fetch", key);
-  optionalFunction(v, "selectAuthorizationServer", key);
-  optionalFunction(v, "now", key);
-  if (
-    v.dpop !== undefined && typeof v.dpop !== "boolean" && v.dpop !== "auto" &&
-    !(typeof v.dpop === "object" && v.dpop !== null &&
-      typeof (v.dpop as { keyPair?: unknown }).keyPair === "object")
-  ) {
-    throw new TypeError(`${key}.dpop must be true, false, "auto" or { keyPair }`);
-  }
+  members(v, key, {
+    principal: nonEmpty,
+    profile: nonEmpty,
+    scope: [
+      (s) => typeof s === "string" || (Array.isArray(s) && s.every((x) => typeof x === "string")),
+      "a string or an array of strings",
+    ],
+    fetch: aFunction,
+    selectAuthorizationServer: aFunction,
+    now: aFunction,
+    dpop: [
+      (d) =>
+        typeof d === "boolean" || d === "auto" ||
+        (typeof d === "object" && d !== null &&
+          typeof (d as { keyPair?: unknown }).keyPair === "object"),
+      'true, false, "auto" or { keyPair }',
+    ],
+  });
   checkKeys(v.dpop, ["keyPair", "algorithm"], `${key}.dpop`);
-  for (const name of ["maxStepUps", "authorizationTimeout", "expirySkew"]) {
-    const n = v[name];
-    if (n !== undefined && (typeof n !== "number" || !Number.isInteger(n) || n < 0)) {
-      throw new TypeError(`${key}.${name} must be a non-negative integer`);
-    }
-  }
+  members(v, key, { maxStepUps: count, authorizationTimeout: count, expirySkew: count });
 }
 
 /**
@@ -157,17 +154,20 @@ function checkCommon(v: Record<string, unknown>, key: string): void {
 export function checkOAuthOptions(value: unknown, key: string): OAuthOptions {
   const v = checkKeys(plainObject(value, key), OAUTH_KEYS, key);
   checkCommon(v, key);
-  if (v.flow !== undefined && v.flow !== "auto" && v.flow !== "browser" && v.flow !== "device") {
-    throw new TypeError(`${key}.flow must be "auto", "browser" or "device"`);
-  }
-  optionalFunction(v, "onDeviceCode", key);
-  optionalString(v, "expectSubject", key);
+  members(v, key, {
+    flow: [
+      (f) => f === "auto" || f === "browser" || f === "device",
+      '"auto", "browser" or "device"',
+    ],
+    onDeviceCode: aFunction,
+    expectSubject: nonEmpty,
+  });
   const flow = flowOf(v);
   if (flow !== "browser" && typeof v.onDeviceCode !== "function") {
     throw new TypeError(`${key}.onDeviceCode must be a function (it is given the device code)`);
   }
   if (flow === "device") {
-    if (v.onAuthorizationUrl !== undefined) optionalFunction(v, "onAuthorizationUrl", key);
+    members(v, key, { onAuthorizationUrl: aFunction });
     return checkBrowserParts(v, key, false);
   }
   if (typeof v.onAuthorizationUrl !== "function") {
@@ -193,33 +193,24 @@ function checkBrowserParts(
   }
   url(v, "clientMetadataUrl", key);
   if (v.client !== undefined) {
-    const client = checkKeys(
-      plainObject(v.client, `${key}.client`),
-      PRE_REGISTERED_KEYS,
-      `${key}.client`,
-    );
-    if (typeof client.clientId !== "string" || client.clientId === "") {
-      throw new TypeError(`${key}.client.clientId must be a non-empty string`);
-    }
-    optionalString(client, "clientSecret", `${key}.client`);
-    optionalString(client, "issuer", `${key}.client`);
-    const method = client.tokenEndpointAuthMethod;
-    if (
-      method !== undefined && method !== "client_secret_basic" &&
-      method !== "client_secret_post" && method !== "none"
-    ) {
-      throw new TypeError(
-        `${key}.client.tokenEndpointAuthMethod must be client_secret_basic, client_secret_post or none`,
-      );
-    }
+    const where = `${key}.client`;
+    const client = checkKeys(plainObject(v.client, where), PRE_REGISTERED_KEYS, where);
+    // A missing clientId fails as an empty one.
+    members({ clientId: client.clientId ?? "" }, where, { clientId: nonEmpty });
+    members(client, where, {
+      clientSecret: nonEmpty,
+      issuer: nonEmpty,
+      tokenEndpointAuthMethod: [
+        (m) => ["client_secret_basic", "client_secret_post", "none"].includes(m as string),
+        "client_secret_basic, client_secret_post or none",
+      ],
+    });
   }
   if (v.clientMetadata !== undefined) {
     const metadata = plainObject(v.clientMetadata, `${key}.clientMetadata`);
     checkKeys(metadata, CLIENT_METADATA_KEYS, `${key}.clientMetadata`);
   }
-  if (v.offlineAccess !== undefined && typeof v.offlineAccess !== "boolean") {
-    throw new TypeError(`${key}.offlineAccess must be a boolean`);
-  }
+  members(v, key, { offlineAccess: aBoolean });
   return v as unknown as OAuthOptions;
 }
 
@@ -245,7 +236,7 @@ export function checkClientCredentialsOptions(
   const v = plainObject(value, key);
   checkClientCredentials(v, key, [...COMMON_KEYS, "issuer"]); // also checks the keys
   checkCommon(v, key);
-  optionalString(v, "issuer", key);
+  members(v, key, { issuer: nonEmpty });
   return v as unknown as ClientCredentialsOptions;
 }
 
@@ -286,37 +277,19 @@ export function checkClientCredentials(
   key: string,
   extra: readonly string[] = [],
 ): ClientCredentials {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TypeError(`${key} must be an object`);
-  }
-  const v = checkKeys(
-    value as Record<string, unknown>,
-    [...CLIENT_CREDENTIALS_KEYS, ...extra],
-    key,
-  );
-  if (typeof v.clientId !== "string" || v.clientId === "") {
-    throw new TypeError(`${key}.clientId must be a non-empty string`);
-  }
-  if (v.clientSecret !== undefined && typeof v.clientSecret !== "string") {
-    throw new TypeError(`${key}.clientSecret must be a string`);
-  }
-  if (
-    v.privateKey !== undefined && typeof v.privateKey !== "string" &&
-    !(typeof CryptoKey !== "undefined" && v.privateKey instanceof CryptoKey)
-  ) {
-    throw new TypeError(`${key}.privateKey must be a PEM string or a CryptoKey`);
-  }
-  if (
-    v.assertion !== undefined && typeof v.assertion !== "string" &&
-    typeof v.assertion !== "function"
-  ) {
-    throw new TypeError(`${key}.assertion must be a string or a function`);
-  }
-  for (const name of ["algorithm", "keyId", "tokenEndpointAuthMethod"]) {
-    if (v[name] !== undefined && typeof v[name] !== "string") {
-      throw new TypeError(`${key}.${name} must be a string`);
-    }
-  }
+  const v = checkKeys(plainObject(value, key), [...CLIENT_CREDENTIALS_KEYS, ...extra], key);
+  members({ clientId: v.clientId ?? "" }, key, { clientId: nonEmpty }); // required
+  members(v, key, {
+    clientSecret: aString,
+    privateKey: [
+      (k) => typeof k === "string" || (typeof CryptoKey !== "undefined" && k instanceof CryptoKey),
+      "a PEM string or a CryptoKey",
+    ],
+    assertion: [(a) => typeof a === "string" || typeof a === "function", "a string or a function"],
+    algorithm: aString,
+    keyId: aString,
+    tokenEndpointAuthMethod: aString,
+  });
   if (v.clientSecret === undefined && v.privateKey === undefined && v.assertion === undefined) {
     throw new TypeError(`${key} needs a clientSecret, a privateKey or an assertion`);
   }

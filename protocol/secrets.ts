@@ -62,24 +62,34 @@ export function secretsOf(fetch: unknown): Secrets | undefined {
 }
 
 /**
+ * What a holder keeps under {@linkcode SECRETS}: its secrets, or what makes them on first
+ * need (a Streamable HTTP transport's are made when it first opens, or when asked for here).
+ */
+export type HeldSecrets = Secrets | (() => Promise<Secrets>);
+
+/**
  * Marks `holder` (a transport) as holding `secrets`, out of sight (not enumerable), so that
  * what reports on it (the client's tracing) redacts the same credentials.
  *
  * @param holder The object.
- * @param secrets Its credentials.
+ * @param secrets Its credentials, or what makes them.
  * @returns `holder`.
  */
-export function holdSecrets<T extends object>(holder: T, secrets: Secrets): T {
+export function holdSecrets<T extends object>(holder: T, secrets: HeldSecrets): T {
   Object.defineProperty(holder, SECRETS, { value: secrets });
   return holder;
 }
 
-/** The {@linkcode Secrets} an object marked by {@linkcode holdSecrets} holds, if any. */
-export function heldSecrets(holder: unknown): Secrets | undefined {
+/**
+ * The {@linkcode Secrets} an object marked by {@linkcode holdSecrets} holds, if any (made
+ * now when it holds what makes them).
+ */
+export async function heldSecrets(holder: unknown): Promise<Secrets | undefined> {
   if ((typeof holder !== "object" || holder === null) && typeof holder !== "function") {
     return undefined;
   }
-  return (holder as { [SECRETS]?: Secrets })[SECRETS];
+  const held = (holder as { [SECRETS]?: HeldSecrets })[SECRETS];
+  return typeof held === "function" ? await held() : held;
 }
 
 /** The forms a credential may be written in: as is, percent-encoded, JSON-escaped. */
@@ -289,9 +299,11 @@ export function isCredentialName(name: string): boolean {
 
 /**
  * The rule as a `RegExp` (for options that take one, such as a recording's `redactKeys`):
- * it matches exactly the names {@linkcode isCredentialName} accepts.
+ * it matches exactly the names {@linkcode isCredentialName} accepts. (Marked pure: a bundle
+ * whose start only reaches this module through a re-export need not run it there.)
  */
-export const CREDENTIAL_NAME: RegExp = new RegExp(
-  `^(?!${NOT_CREDENTIAL.source.slice(1, -1)}$).*(?:${CREDENTIAL_WORD.source})`,
-  "i",
-);
+export const CREDENTIAL_NAME: RegExp = /* @__PURE__ */ (() =>
+  new RegExp(
+    `^(?!${NOT_CREDENTIAL.source.slice(1, -1)}$).*(?:${CREDENTIAL_WORD.source})`,
+    "i",
+  ))();

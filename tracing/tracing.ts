@@ -9,7 +9,7 @@
  */
 
 import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { heldSecrets } from "../protocol/secrets.ts";
+import { heldSecrets, type Secrets } from "../protocol/secrets.ts";
 import { type TokenObserver, tokenObserversOf } from "../protocol/token_events.ts";
 import { loadApi, loadedApi } from "./_api.ts";
 import { requestAttributes, spanName, transportAttributes } from "./_attributes.ts";
@@ -49,7 +49,13 @@ export interface TracingSettings {
  */
 export function createTracing(settings: TracingSettings, settle: SettleSpan): TraceHooks {
   const { tracer, recordArguments } = settings;
-  const secrets = heldSecrets(settings.transport);
+  // The transport's secrets (an HTTP transport makes them now if it has not opened yet): no
+  // span starts before they are here (`loaded()`).
+  let secrets: Secrets | undefined;
+  let holding: Promise<unknown> | undefined = heldSecrets(settings.transport).then((held) => {
+    secrets = held;
+    holding = undefined;
+  });
   const base = transportAttributes(settings.transport);
   const record = settings.meter === undefined ? undefined : requestMetrics(settings.meter);
   let protocol: TraceAttributes = {};
@@ -124,7 +130,10 @@ export function createTracing(settings: TracingSettings, settle: SettleSpan): Tr
         return settle(scope, send(inner, scope, method, params, options), false);
       }) as F;
     },
-    loaded: () => loadedApi() === undefined ? loadApi(settings.warn).then(() => {}) : undefined,
+    loaded: () =>
+      loadedApi() === undefined || holding !== undefined
+        ? Promise.all([loadApi(settings.warn), holding]).then(() => {})
+        : undefined,
     call: request,
     span(name, attributes, parent) {
       if (parent !== undefined) return parent.child(name, attributes);

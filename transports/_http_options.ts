@@ -1,11 +1,12 @@
 /**
  * Private: what `streamableHttp` does with its options when the transport is made: their
  * checks (a `TypeError` naming the bad one: the known keys, the endpoint URL, the static
- * headers, the integer limits and the `auth` forms) and the secrets they configure (the
- * credential headers, `auth`'s configured credentials, those of a `fetch` that holds its own),
- * pinned before any request runs (where they are applied is `_redact.ts`; what runs the
- * `auth` forms loads when the transport first opens, in `_http_auth.ts`). Nothing here puts
- * a token in an error.
+ * headers, the integer limits and the `auth` forms). The secrets they configure (the
+ * credential headers, `auth`'s configured credentials, those of a `fetch` that holds its own)
+ * are made when the transport first opens, before any request runs
+ * (`oauth/middleware_parts.ts`'s `transportSecrets`, re-exported here; where they are applied
+ * is `_redact.ts`; what runs the `auth` forms loads then too, in `_http_auth.ts`). Nothing
+ * here puts a token in an error.
  *
  * @module
  */
@@ -14,8 +15,9 @@ import { checkKeys } from "../protocol/option_keys.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "../oauth/options.ts";
 import type { TokenStore } from "../oauth/store.ts";
 import { checkClientCredentialsOptions, checkOAuthOptions } from "../oauth/options_check.ts";
-import { configuredSecrets, type Grant, recordHeader } from "../oauth/middleware_parts.ts";
-import { createSecrets, isCredentialName, type Secrets, secretsOf } from "../protocol/secrets.ts";
+
+// What makes the transport's secrets (when it first opens): the core takes them from here.
+export { type TransportSecrets, transportSecrets } from "../oauth/middleware_parts.ts";
 
 /** One mebibyte. */
 export const MiB = 1024 * 1024;
@@ -160,47 +162,4 @@ export function withStore(auth: HttpAuth, store: TokenStore | undefined): HttpAu
 /** Whether `token` can be sent in an `Authorization` header: printable, no spaces. */
 export function validToken(token: string): boolean {
   return token.length > 0 && /^[\x21-\x7e]+$/.test(token);
-}
-
-/** A transport's {@linkcode Secrets}, with what sets them up. */
-export interface TransportSecrets extends Secrets {
-  /** Remembers the configured credentials of an `auth` value (a bearer token, OAuth secrets). */
-  pin(auth: unknown): void;
-  /** Includes the secrets a `fetch` holds (an OAuth middleware's, whose tokens it attaches). */
-  includeFetch(fetch: unknown): void;
-}
-
-/**
- * The secrets of a Streamable HTTP transport: its credential headers, and those of a
- * `fetch` that holds its own.
- *
- * @param headers The static headers (names in lower case).
- * @param fetch The transport's `fetch` option.
- * @returns The secrets.
- */
-export function transportSecrets(
-  headers: Record<string, string>,
-  fetch: unknown,
-): TransportSecrets {
-  const secrets = createSecrets() as TransportSecrets;
-  for (const name in headers) {
-    if (isCredentialName(name)) recordHeader(secrets, name, headers[name], true);
-  }
-  secrets.pin = (auth) => {
-    const form = auth as Record<string, unknown> | undefined;
-    if (typeof form?.bearer === "string") secrets.add(form.bearer, true);
-    // The OAuth forms' configured credentials, at once (their middleware loads later).
-    const grant = typeof form?.oauth === "object"
-      ? { kind: "authorization_code", options: form.oauth }
-      : typeof form?.clientCredentials === "object"
-      ? { kind: "client_credentials", options: form.clientCredentials }
-      : undefined;
-    for (const secret of grant ? configuredSecrets(grant as Grant) : []) secrets.add(secret, true);
-  };
-  secrets.includeFetch = (f) => {
-    const own = secretsOf(f);
-    if (own !== undefined) secrets.include(own);
-  };
-  secrets.includeFetch(fetch);
-  return secrets;
 }

@@ -13,8 +13,7 @@
 import type { FetchLike } from "./_http.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
-import { holdSecrets } from "../protocol/secrets.ts";
-import { forwardTokens, holdTokenObservers, type TokenObserver } from "../protocol/token_events.ts";
+import type { TokenObserver } from "../protocol/token_events.ts";
 import { DEFAULT_AUTHORIZATION_TIMEOUT } from "../oauth/options.ts";
 import type { AuthStatus } from "../oauth/auth_status.ts";
 import {
@@ -26,7 +25,7 @@ import {
   oauthOptionsOf,
   positiveInteger,
   staticHeaders,
-  transportSecrets,
+  type TransportSecrets,
   withStore,
 } from "./_http_options.ts";
 import type { HttpCore, HttpShell } from "./_http_core.ts";
@@ -175,6 +174,14 @@ export interface StreamableHttpTransport extends Transport {
   readonly profile: string | undefined;
 }
 
+/** Holds `value` on `holder`, not enumerable, under the registered symbol `@conduit/mcp.<key>`. */
+function hold<T extends object>(holder: T, key: string, value: unknown): T {
+  return Object.defineProperty(holder, Symbol.for(`@conduit/mcp.${key}`), { value });
+}
+
+/** How many configured credentials wait for the secrets (as many as those keep pinned). */
+const MAX_PENDING = 32;
+
 /**
  * A Streamable HTTP transport for `url`: hand it to `createClient({ transport })` or open
  * links yourself. Options are checked at once; a bad one throws `TypeError` naming it.
@@ -236,18 +243,28 @@ export function streamableHttp(
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new TypeError("options.fetch must be a function");
   }
-  // Every credential the transport holds or sends is kept out of what the server writes,
-  // from now on (what sends loads with the first link).
   const headers = staticHeaders(options.headers);
-  const secrets = transportSecrets(headers, options.fetch);
-  secrets.pin(auth);
+  // Every credential the transport holds or sends is kept out of what the server writes. Its
+  // secrets are made (`_http_secrets.ts`) when it first opens, or when a tracer asks for them
+  // (`heldSecrets`), before anything is sent or written: until then the configured credentials
+  // wait here, each one `auth` has held.
+  let secrets: TransportSecrets | undefined;
+  let making: Promise<TransportSecrets> | undefined;
+  const pending: HttpAuth[] = [auth];
+  const pin = (next: HttpAuth) => {
+    if (secrets !== undefined) secrets.pin(next);
+    else if (pending.push(next) > MAX_PENDING) pending.shift();
+  };
+  const parts = () => import("./_http_secrets.ts");
+  const makeSecrets = () =>
+    making ??= parts().then(({ madeSecrets }) =>
+      secrets ??= madeSecrets(headers, options.fetch, pending.splice(0))
+    );
   const observers = new Set<TokenObserver>();
-  const shell: HttpShell = {
+  const shell: Omit<HttpShell, "secrets" | "forward"> = {
     url: target,
     headers,
     customFetch: options.fetch,
-    secrets,
-    forward: forwardTokens(observers),
     auth: () => auth,
     credentialId: () => credentialId,
     limits: {
@@ -262,14 +279,16 @@ export function streamableHttp(
   let core: HttpCore | undefined;
   let loading: Promise<HttpCore> | undefined;
   const load = (): Promise<HttpCore> =>
-    loading ??= import("./_http_core.ts").then(({ httpCore }) => core ??= httpCore(shell));
+    loading ??= Promise.all([import("./_http_core.ts"), makeSecrets(), parts()]).then((
+      [{ httpCore }, made, { forwardTokens }],
+    ) => core ??= httpCore({ ...shell, secrets: made, forward: forwardTokens(observers) }));
   const oauthForm = () => oauthOptionsOf(auth) !== undefined;
   const notOAuth = () =>
     new McpError("The transport's credentials are not an OAuth form", {
       kind: "auth",
       reason: "oauth_not_configured",
     });
-  const transport: StreamableHttpTransport = holdSecrets({
+  const transport: StreamableHttpTransport = {
     kind: "http",
     get url(): URL {
       return new URL(target.href);
@@ -304,7 +323,7 @@ export function streamableHttp(
       // As the core does once loaded: new OAuth credentials without a token store keep the
       // store the previous OAuth ones used.
       auth = core === undefined ? withStore(checked, oauthOptionsOf(auth)?.store) : checked;
-      secrets.pin(auth);
+      pin(auth);
       core?.setAuth(auth);
       credentialId = setOptions.credentialId;
     },
@@ -323,6 +342,9 @@ export function streamableHttp(
       return (await load()).open(sink);
     },
     cacheTarget: async (wants) => (await load()).cacheTarget(wants),
-  }, secrets);
-  return holdTokenObservers(transport, observers);
+  };
+  // Held out of sight as `holdSecrets` (what makes the secrets) and `holdTokenObservers` hold
+  // them, under the same registered symbols, without loading their modules at start.
+  hold(transport, "secrets", makeSecrets);
+  return hold(transport, "token-observers", observers);
 }

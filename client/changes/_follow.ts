@@ -1,6 +1,8 @@
 /**
- * A caller's own wait for shared work: the client's cache (a refresh other callers share)
- * and its subscriptions (a listen) follow their work with it. It loads with them.
+ * What the change layers share, apart from the start's modules: a caller's own wait for
+ * shared work (the client's cache follows a refresh other callers share with it, its
+ * subscriptions a listen), and the error of a server without resource subscriptions (the
+ * subscriptions' and the listens'). It loads with them.
  *
  * @module
  */
@@ -8,6 +10,7 @@
 import { McpError } from "../../protocol/errors.ts";
 import { startTimer, type Timer } from "../../clock/timer.ts";
 import { cancelledError } from "../_errors.ts";
+import type { Era } from "../../protocol/versions.ts";
 
 /**
  * Waits for `shared` (work that goes on whatever this caller does, such as a refresh other
@@ -70,4 +73,20 @@ export function follow<T>(
     if (settled) armed.clear();
     else timer = armed;
   });
+}
+
+/**
+ * The error of a server without resource subscriptions.
+ *
+ * @param era The era it speaks.
+ * @param cause Why the client knows.
+ * @returns Kind `protocol`, reason `subscriptions_not_supported`.
+ */
+export function subscriptionsNotSupported(era: Era, cause?: unknown): McpError {
+  return new McpError(
+    era === "legacy"
+      ? "The server does not support resource subscriptions (no resources.subscribe capability)"
+      : "The server does not support resource subscriptions on subscriptions/listen",
+    { kind: "protocol", reason: "subscriptions_not_supported", cause },
+  );
 }

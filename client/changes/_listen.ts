@@ -12,7 +12,7 @@ import type { JsonObject, JsonRpcId } from "../../protocol/jsonrpc.ts";
 import { META_CLIENT_CAPABILITIES, META_SUBSCRIPTION_ID } from "../../protocol/meta.ts";
 import { withTasksExtension } from "../../protocol/tasks_extension.ts";
 import { clearTimer, startTimer, type Timer } from "../../clock/timer.ts";
-import { subscriptionsNotSupported } from "../_errors.ts";
+import { subscriptionsNotSupported } from "./_follow.ts";
 import { isObject } from "../_json.ts";
 import type { Listen, ListenDeps, ListenFilter, Listens, ListFlag } from "./_listen_types.ts";
 

@@ -20,9 +20,8 @@ import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
 import { TASKS_EXTENSION } from "../../protocol/meta.ts";
-import { follow } from "./_follow.ts";
+import { follow, subscriptionsNotSupported } from "./_follow.ts";
 import { checkOptions, nonEmpty } from "../requests/_checks.ts";
-import { subscriptionsNotSupported } from "../_errors.ts";
 import { isObject } from "../_json.ts";
 import type {
   Listen,

@@ -1,6 +1,7 @@
 /**
- * Private: the legacy `initialize` handshake with version negotiation, loaded with the first
- * legacy server (a modern one never needs it).
+ * Private: the legacy `initialize` handshake with version negotiation, and what decides it
+ * after a probe that found no modern server (a refused downgrade, a URL where nothing speaks
+ * MCP), loaded with the first legacy server (a modern one never needs it).
  *
  * @module
  */
@@ -10,6 +11,7 @@ import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import type { Implementation } from "../../protocol/meta.ts";
 import { isObject } from "../_json.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
+import type { Probed } from "./_handshake.ts";
 
 const HANDSHAKE = { bare: true, progress: false, cancellable: false } as const;
 
@@ -117,4 +119,77 @@ export async function initialize(
     capabilities: isObject(result.capabilities) ? result.capabilities : {},
     instructions: typeof result.instructions === "string" ? result.instructions : undefined,
   }];
+}
+
+function refuseLegacy(ctx: NegotiateContext): McpError | undefined {
+  if (ctx.pinnedModern !== undefined) {
+    return new McpError(
+      `The server no longer answers as a modern (${ctx.pinnedModern}) server; ` +
+        "the client pinned the modern era and does not downgrade",
+      { kind: "protocol", reason: "downgrade_refused" },
+    );
+  }
+  if (ctx.protocol !== "auto") {
+    return new McpError(
+      `The server does not speak the modern era (protocol: "${ctx.protocol}")`,
+      { kind: "protocol", reason: "not_modern" },
+    );
+  }
+  return undefined;
+}
+
+const NOT_THERE = new Set([404, 405]);
+
+function httpStatus(error: unknown): number | undefined {
+  if (!isMcpError(error) || error.reason !== "http_status") return undefined;
+  const status = (error.data as { status?: unknown } | undefined)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+/**
+ * Rethrows what `initialize` failed with, as kind `transport` reason `endpoint_not_found`
+ * when both the probe and `initialize` were answered with HTTP 404 or 405: nothing at the
+ * URL speaks MCP, and asking again will not change that.
+ */
+function notFound(probed: Probed): (error: unknown) => never {
+  return (error) => {
+    const probeStatus = probed.outcome.kind === "http" ? probed.outcome.status : undefined;
+    const status = httpStatus(error);
+    if (
+      probeStatus === undefined || status === undefined || !NOT_THERE.has(probeStatus) ||
+      !NOT_THERE.has(status)
+    ) throw error;
+    throw new McpError(
+      `No MCP endpoint at this URL: the server answered server/discover with HTTP ` +
+        `${probeStatus} and initialize with HTTP ${status}`,
+      { kind: "transport", reason: "endpoint_not_found", data: { status }, cause: error },
+    );
+  };
+}
+
+/**
+ * The legacy handshake after a `server/discover` probe whose verdict is legacy: refused when
+ * the client pinned or chose the modern era, on a fresh link when the probe's process exited
+ * (`reopen`), and read as `endpoint_not_found` when both the probe and `initialize` met HTTP
+ * 404 or 405.
+ *
+ * @param ctx The client's settings.
+ * @param handle The link the probe went on.
+ * @param reopen Whether to open a fresh link first (the verdict `reconnect_legacy`).
+ * @param probed What the probe came to.
+ * @param offered The legacy versions to offer, preferred first.
+ * @returns The link the handshake ended on, and the outcome.
+ * @throws {McpError} `protocol` (a refused downgrade), or as `initialize` does.
+ */
+export async function afterProbe(
+  ctx: NegotiateContext,
+  handle: LinkHandle,
+  reopen: boolean,
+  probed: Probed,
+  offered: string[],
+): Promise<[LinkHandle, Negotiated]> {
+  const refused = refuseLegacy(ctx);
+  if (refused) throw refused;
+  if (reopen) handle = await ctx.reopen();
+  return await initialize(ctx, handle, offered).catch(notFound(probed));
 }

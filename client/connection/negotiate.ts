@@ -8,10 +8,10 @@
  * @module
  */
 
-import { isMcpError, McpError } from "../../protocol/errors.ts";
+import { McpError } from "../../protocol/errors.ts";
 import { classifyProbe } from "../../protocol/negotiation.ts";
 import { type Era, era as eraOf } from "../../protocol/versions.ts";
-import { fromDiscover, type Probed, probeOutcome } from "./_handshake.ts";
+import { fromDiscover, probeOutcome } from "./_handshake.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
 
 export type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
@@ -22,82 +22,24 @@ function only(era: Era, versions: readonly string[]): string[] {
   return versions.filter((version) => eraOf(version) === era);
 }
 
-/**
- * The legacy handshake (`_initialize.ts`, loaded with the first legacy server).
- *
- * @param ctx The client's settings.
- * @param handle The link.
- * @param offered The legacy versions to offer, preferred first.
- * @param reopen Whether the handshake may open a fresh link to ask again.
- * @returns The link the handshake ended on, and the outcome.
- */
-async function initialize(
-  ctx: NegotiateContext,
-  handle: LinkHandle,
-  offered: string[],
-  reopen = true,
-): Promise<[LinkHandle, Negotiated]> {
-  return await (await import("./_initialize.ts")).initialize(ctx, handle, offered, reopen);
-}
+/** The legacy handshake and what leads to it (`_initialize.ts`, with the first legacy server). */
+const legacyLayer = () => import("./_initialize.ts");
 
 /** The legacy handshake on the first link. */
-function legacy(ctx: NegotiateContext, offered: string[]): Promise<[LinkHandle, Negotiated]> {
-  return initialize(ctx, ctx.handle, offered);
+async function legacy(
+  ctx: NegotiateContext,
+  offered: string[],
+): Promise<[LinkHandle, Negotiated]> {
+  return await (await legacyLayer()).initialize(ctx, ctx.handle, offered);
 }
-
-function refuseLegacy(ctx: NegotiateContext): McpError | undefined {
-  if (ctx.pinnedModern !== undefined) {
-    return new McpError(
-      `The server no longer answers as a modern (${ctx.pinnedModern}) server; ` +
-        "the client pinned the modern era and does not downgrade",
-      { kind: "protocol", reason: "downgrade_refused" },
-    );
-  }
-  if (ctx.protocol !== "auto") {
-    return new McpError(
-      `The server does not speak the modern era (protocol: "${ctx.protocol}")`,
-      { kind: "protocol", reason: "not_modern" },
-    );
-  }
-  return undefined;
-}
-
-const NOT_THERE = new Set([404, 405]);
 
 function causeText(cause: unknown): string {
   const text = typeof cause === "string" ? cause : (cause as { message?: unknown } | null)?.message;
   return typeof text === "string" && text !== "" ? ` (${text})` : "";
 }
 
-function httpStatus(error: unknown): number | undefined {
-  if (!isMcpError(error) || error.reason !== "http_status") return undefined;
-  const status = (error.data as { status?: unknown } | undefined)?.status;
-  return typeof status === "number" ? status : undefined;
-}
-
-/**
- * Rethrows what `initialize` failed with, as kind `transport` reason `endpoint_not_found`
- * when both the probe and `initialize` were answered with HTTP 404 or 405: nothing at the
- * URL speaks MCP, and asking again will not change that.
- */
-function notFound(probed: Probed): (error: unknown) => never {
-  return (error) => {
-    const probeStatus = probed.outcome.kind === "http" ? probed.outcome.status : undefined;
-    const status = httpStatus(error);
-    if (
-      probeStatus === undefined || status === undefined || !NOT_THERE.has(probeStatus) ||
-      !NOT_THERE.has(status)
-    ) throw error;
-    throw new McpError(
-      `No MCP endpoint at this URL: the server answered server/discover with HTTP ` +
-        `${probeStatus} and initialize with HTTP ${status}`,
-      { kind: "transport", reason: "endpoint_not_found", data: { status }, cause: error },
-    );
-  };
-}
-
 async function probe(ctx: NegotiateContext, versions: string[]): Promise<[LinkHandle, Negotiated]> {
-  let handle = ctx.handle;
+  const handle = ctx.handle;
   let version = versions[0];
   for (let retries = 0;; retries++) {
     const probed = await probeOutcome(ctx, handle, version);
@@ -116,13 +58,14 @@ async function probe(ctx: NegotiateContext, versions: string[]): Promise<[LinkHa
         version = verdict.version;
         continue;
       case "legacy":
-      case "reconnect_legacy": {
-        const refused = refuseLegacy(ctx);
-        if (refused) throw refused;
-        if (verdict.verdict === "reconnect_legacy") handle = await ctx.reopen();
-        const offered = only("legacy", ctx.versions);
-        return await initialize(ctx, handle, offered).catch(notFound(probed));
-      }
+      case "reconnect_legacy":
+        return await (await legacyLayer()).afterProbe(
+          ctx,
+          handle,
+          verdict.verdict === "reconnect_legacy",
+          probed,
+          only("legacy", ctx.versions),
+        );
       case "authorize": {
         // The challenge's allow-list loads with the first refusal.
         const { describeChallenge, safeChallenge } = await import(
@@ -171,7 +114,8 @@ export function renewLegacySession(
   const offered = eraOf(ctx.protocol) === "legacy"
     ? [ctx.protocol]
     : [version, ...only("legacy", ctx.versions).filter((v) => v !== version)];
-  return initialize(ctx, handle, offered, false).then(([, negotiated]) => negotiated);
+  return legacyLayer().then(({ initialize }) => initialize(ctx, handle, offered, false))
+    .then(([, negotiated]) => negotiated);
 }
 
 /**

@@ -7,7 +7,8 @@ import { describeChallenge, safeChallenge } from "../../transports/challenge_sum
 import { authError } from "../../transports/_http_auth_error.ts";
 import { recordingFetch } from "../../oauth/recording_fetch.ts";
 import { guardLink, guardSink } from "../../transports/_redact.ts";
-import { createSecrets, REDACTED } from "../../protocol/secrets.ts";
+import { createSecrets, heldSecrets, REDACTED } from "../../protocol/secrets.ts";
+import { streamableHttp } from "../../transports/streamable_http.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import type { TransportLink } from "../../transports/transport.ts";
 
@@ -169,4 +170,21 @@ test("secrets: a guarded link redacts messages, warnings, the closing error, rej
   got.push(rejected, probed.challenge, new TextDecoder().decode(probed.body));
   assert(!JSON.stringify(got).includes(TOKEN), JSON.stringify(got));
   assertEquals(got.length, 6);
+});
+
+test("secrets: an HTTP transport makes its own on first need, with every credential it held", async () => {
+  const transport = streamableHttp("https://mcp.example.com/mcp", {
+    headers: { "X-Api-Key": "key-0123456789" },
+    auth: { bearer: "first-0123456789" },
+  });
+  transport.setAuth({ bearer: "second-0123456789" });
+  const secrets = await heldSecrets(transport);
+  assert(secrets !== undefined, "the transport holds its secrets");
+  assertEquals(
+    secrets.text("key-0123456789 first-0123456789 second-0123456789"),
+    `${REDACTED} ${REDACTED} ${REDACTED}`,
+  );
+  assert(await heldSecrets(transport) === secrets, "they are made once");
+  transport.setAuth({ bearer: "third-0123456789" });
+  assertEquals(secrets.text("third-0123456789"), REDACTED);
 });
