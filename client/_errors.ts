@@ -5,7 +5,6 @@
  */
 
 import { isMcpError, McpError } from "../protocol/errors.ts";
-import type { Era } from "../protocol/versions.ts";
 import type { ClientState } from "./types.ts";
 
 /**
