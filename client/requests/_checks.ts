@@ -85,6 +85,17 @@ export function nonEmpty(name: string, value: unknown): string {
 }
 
 /**
+ * Checks a tool call's name and arguments, throwing `TypeError` for a bad one.
+ *
+ * @param name The tool's name.
+ * @param args Its arguments: absent or an object.
+ */
+export function checkToolCall(name: unknown, args: unknown): void {
+  nonEmpty("name", name);
+  if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
+}
+
+/**
  * Checks the options of a call that may need input, throwing `TypeError` for a bad one.
  *
  * @param options The caller's options.

@@ -7,7 +7,14 @@
 
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../../protocol/meta.ts";
-import { checkCallOptions, checkOptions, invalid, nonEmpty, requestOptions } from "./_checks.ts";
+import {
+  checkCallOptions,
+  checkOptions,
+  checkToolCall,
+  invalid,
+  nonEmpty,
+  requestOptions,
+} from "./_checks.ts";
 import { isObject, put } from "../_json.ts";
 import { requestWithInput } from "./mrtr.ts";
 import { contentProblem } from "../content.ts";
@@ -54,8 +61,7 @@ export function callTool(
 ): Promise<ToolResult> {
   let opts: CallOptions;
   try {
-    nonEmpty("name", name);
-    if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
+    checkToolCall(name, args);
     opts = checkCallOptions(options);
   } catch (error) {
     return Promise.reject(error);

@@ -12,7 +12,7 @@
 
 import { isMcpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { checkCallOptions, nonEmpty } from "../requests/_checks.ts";
+import { checkCallOptions, checkToolCall } from "../requests/_checks.ts";
 import { sendToolCall } from "../requests/requests.ts";
 import { isObject } from "../_json.ts";
 import type { Task } from "../../protocol/tasks.ts";
@@ -80,8 +80,7 @@ export function routeToolCall(
 ): Promise<ToolResult | Task> {
   let checked: TaskCallOptions;
   try {
-    nonEmpty("name", name);
-    if (args !== undefined && !isObject(args)) throw new TypeError("args must be an object");
+    checkToolCall(name, args);
     checked = checkTaskOptions(options);
   } catch (error) {
     return Promise.reject(error);
