@@ -100,12 +100,8 @@ interface Batch {
 
 /** A new, empty batch. */
 function newBatch(): Batch {
-  const batch = { lines: [], chars: 0 } as unknown as Batch;
-  batch.done = new Promise<void>((resolve, reject) => {
-    batch.resolve = resolve;
-    batch.reject = reject;
-  });
-  return batch;
+  const { promise, resolve, reject } = Promise.withResolvers<void>();
+  return { lines: [], chars: 0, done: promise, resolve, reject };
 }
 
 /** What a link needs from the transport's options (validated by `stdio`). */

@@ -87,13 +87,7 @@ export function routeToolCall(
   }
   // The common call: no task, and no legacy handshake to wait for. It goes out at once.
   if (checked.task === undefined && ctx.requester.era() !== "legacy") {
-    return sendToolCall(
-      ctx.requester,
-      name,
-      args,
-      checked.call,
-      (error) => taskRequired(name, error),
-    );
+    return plainCall(ctx, name, args, checked.call);
   }
   return routeLater(ctx, name, args, checked);
 }
@@ -117,13 +111,17 @@ async function routeLater(
     // What the wait for the handshake took comes off the call's time.
     return await callToolTask(ctx, name, args, checked, started, serverRunsToolTasks);
   }
-  return await sendToolCall(
-    ctx.requester,
-    name,
-    args,
-    call,
-    (error) => taskRequired(name, error),
-  );
+  return await plainCall(ctx, name, args, call);
+}
+
+/** A call that runs as no task: a `-32021` answer says the tool needs one. */
+function plainCall(
+  ctx: TaskContext,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  call: CallOptions,
+): Promise<ToolResult> {
+  return sendToolCall(ctx.requester, name, args, call, (error) => taskRequired(name, error));
 }
 
 /** A `-32021` (the tool must run as a task) said clearly; any other failure as it was. */

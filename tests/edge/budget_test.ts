@@ -21,7 +21,7 @@ const LOADED_BUDGET = { "mod.ts": 89, "http.ts": 88 };
  * The minified size is the same on every build; gzip's varies by a few bytes with the chunks'
  * names (hashes), so its number is the largest of several builds plus three.
  */
-const BUNDLE_BUDGET = { start: 88_746, gzip: 33_270 };
+const BUNDLE_BUDGET = { start: 88_727, gzip: 33_275 };
 
 /**
  * The layers a plain client loads only on first use, by the option or method that needs

@@ -9,6 +9,7 @@ import { recordingFetch } from "../../oauth/recording_fetch.ts";
 import { guardLink, guardSink } from "../../transports/_redact.ts";
 import { createSecrets, heldSecrets, REDACTED } from "../../protocol/secrets.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
+import { tokenObserversOf } from "../../protocol/token_events.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import type { TransportLink } from "../../transports/transport.ts";
 
@@ -185,6 +186,7 @@ test("secrets: an HTTP transport makes its own on first need, with every credent
     `${REDACTED} ${REDACTED} ${REDACTED}`,
   );
   assert(await heldSecrets(transport) === secrets, "they are made once");
+  assert(tokenObserversOf(transport) instanceof Set, "its token observers are held too");
   transport.setAuth({ bearer: "third-0123456789" });
   assertEquals(secrets.text("third-0123456789"), REDACTED);
 });
