@@ -76,7 +76,7 @@ async function run(index, write, end) {
   if (!ok && counted.failed === 0) counted.failed = 1;
   passed += counted.passed;
   failed += counted.failed;
-  if (!ok) failures[index] = label;
+  if (!ok) failures[index] = { label, tests: failedTests(output) };
   write(`=== ${label}: ${ok ? "ok" : "FAILED"} (${Date.now() - started} ms)\n`);
   end();
 }
@@ -95,6 +95,19 @@ function bunCount(output) {
   return { passed: pass ? Number(pass[1]) : 0, failed: fail ? Number(fail[1]) : 0 };
 }
 
+/**
+ * The names of the failed tests in a step's output, so that the run's last lines say which
+ * failed: Bun's `(fail)` lines and the entries of Deno's FAILURES list.
+ */
+function failedTests(output) {
+  const bun = [...output.matchAll(/^\(fail\) (.+)$/gm)].map((m) => m[1]);
+  const list = output.lastIndexOf("\n FAILURES");
+  const deno = list < 0
+    ? []
+    : output.slice(list).split("\n").filter((line) => line.includes(" => "));
+  return [...bun, ...deno].map((name) => name.trim());
+}
+
 function listTests(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -110,7 +123,7 @@ process.stdout.write("\n=== every test file is in tests/all.ts\n");
 if (missing.length) {
   process.stdout.write(`missing: ${missing.join(", ")}\n`);
   failed += 1;
-  failures.push("tests/all.ts lists every test file");
+  failures.push({ label: "tests/all.ts lists every test file", tests: [] });
 }
 
 const deno = bin("deno");
@@ -191,6 +204,11 @@ function extraCheck() {
 }
 
 const failedSteps = failures.filter(Boolean);
-if (failedSteps.length) process.stdout.write(`\nFailed steps: ${failedSteps.join("; ")}\n`);
+if (failedSteps.length) {
+  process.stdout.write(`\nFailed steps: ${failedSteps.map((f) => f.label).join("; ")}\n`);
+  for (const { label, tests } of failedSteps) {
+    for (const test of tests) process.stdout.write(`  ${label}: ${test}\n`);
+  }
+}
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(failedSteps.length || failed ? 1 : 0);
