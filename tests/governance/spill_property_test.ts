@@ -119,15 +119,24 @@ function checkFitted(
   }
 }
 
-/** Every page of `read`, from 0 to the end, joined. */
+/** The most pages one read-back takes: a page length is raised to stay within it. */
+const MAX_PAGES = 400;
+
+/**
+ * Every page of `read`, from 0 to the end, joined. Pages are `pageLength` long, or longer
+ * for a long text (at most {@linkcode MAX_PAGES} of them): one-character pages over a text of
+ * megabytes made a run take half a minute.
+ */
 async function readAll(
-  read: (offset: number) => Promise<ReadResultPage>,
+  read: (offset: number, length: number) => Promise<ReadResultPage>,
   total: number,
+  pageLength: number,
 ): Promise<string> {
+  const length = Math.max(pageLength, Math.ceil(total / MAX_PAGES));
   let offset: number | null = 0;
   let back = "";
   while (offset !== null) {
-    const page: ReadResultPage = await read(offset);
+    const page: ReadResultPage = await read(offset, length);
     assertEquals([page.total, page.offset], [total, offset]);
     back += page.text;
     offset = page.nextOffset;
@@ -169,8 +178,9 @@ test("spill property: within budget, nothing cut blind, read_result gives the te
         // naming how to read their data).
         const candidates = [{ store, owner: "owner" }];
         const whole = await readAll(
-          (offset) => readSpilled(candidates, spilled.handle, { offset, length: pageLength }),
+          (offset, length) => readSpilled(candidates, spilled.handle, { offset, length }),
           spilled.chars,
+          pageLength,
         );
         assert(noHints(whole) === uncut, "the pages give the uncut text back");
         const projection = project(raw, { mediaHint: (i) => hint(spilled.handle, i) });
@@ -186,9 +196,10 @@ test("spill property: within budget, nothing cut blind, read_result gives the te
         // Each media block's data, paged back whole.
         for (const [i, data] of media.entries()) {
           const back = await readAll(
-            (offset) =>
-              readSpilled(candidates, spilled.handle, { media: i, offset, length: pageLength }),
+            (offset, length) =>
+              readSpilled(candidates, spilled.handle, { media: i, offset, length }),
             data.length,
+            pageLength,
           );
           assert(back === data, `media ${i} given back`);
           mediaRead++;
@@ -292,8 +303,9 @@ test(
     assertEquals(spilled.chars, expected.length);
     const candidates = [{ store, owner: "owner" }];
     const whole = await readAll(
-      (offset) => readSpilled(candidates, spilled.handle, { offset, length: 100_000 }),
+      (offset, length) => readSpilled(candidates, spilled.handle, { offset, length }),
       spilled.chars,
+      100_000,
     );
     assert(whole === expected, "the pages give the JSON text back");
     // The raw JSON (the zero-width space in it) is kept apart for jsonPath.
