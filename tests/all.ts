@@ -205,6 +205,7 @@ import "./tracing/tasks_test.ts";
 import "./tracing/stdio_test.ts";
 import "./transports/in_process_test.ts";
 import "./transports/lean_reads_test.ts";
+import "./transports/read_buffers_test.ts";
 import "./transports/lines_test.ts";
 import "./transports/long_bodies_test.ts";
 import "./transports/long_lines_test.ts";

@@ -58,6 +58,42 @@ export function releaseChunk(chunk: Uint8Array): void {
   if (chunk.byteLength >= LARGE_CHUNK) release(chunk);
 }
 
+/** The size of a buffer a byte stream is read into: a runtime's own chunks are this size. */
+export const READ_BUFFER = 64 * 1024;
+/** Idle read buffers kept for the next stream. */
+const READ_POOL = 16;
+const readBuffers: ArrayBuffer[] = [];
+
+/**
+ * A buffer to read a byte stream into (`getReader({ mode: "byob" })`): an idle one, or a new
+ * one. Deno hands each chunk of a `fetch` body over as a view of a fresh 64 KiB buffer, however
+ * few bytes it holds, and the collector frees it only at its next run: with 32 event streams
+ * in flight, tens of megabytes wait for it. Read into a buffer of ours, a stream costs none.
+ *
+ * @returns A buffer of {@linkcode READ_BUFFER} bytes.
+ */
+export function takeReadBuffer(): ArrayBuffer {
+  return readBuffers.pop() ?? new ArrayBuffer(READ_BUFFER);
+}
+
+/**
+ * Gives back a buffer from {@linkcode takeReadBuffer} once its stream is done with it: it is
+ * kept for the next stream, or freed at once when enough are idle. A buffer a read still holds
+ * (detached: the stream has it) is left alone.
+ *
+ * @param buffer The buffer, as the last read handed it back.
+ */
+export function returnReadBuffer(buffer: ArrayBuffer): void {
+  if (buffer.byteLength !== READ_BUFFER) return;
+  if (readBuffers.length < READ_POOL) readBuffers.push(buffer);
+  else release(new Uint8Array(buffer));
+}
+
+/** The idle read buffers (for the tests): each one whole, none a read still holds. */
+export function idleReadBuffers(): readonly ArrayBuffer[] {
+  return readBuffers;
+}
+
 /** The bytes of an unfinished line or event, from {@linkcode byteCarry}. */
 export interface ByteCarry {
   /** How many bytes are held. */

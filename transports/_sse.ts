@@ -21,6 +21,8 @@ import {
   GROWING_MESSAGE,
   LONG_MESSAGE,
   releaseChunk,
+  returnReadBuffer,
+  takeReadBuffer,
 } from "./_bytes.ts";
 import { utf8Length } from "./_http.ts";
 import type { LongAnswer } from "./_long_body.ts";
@@ -48,8 +50,6 @@ const LF = 0x0a;
 const CR = 0x0d;
 /** Bytes held for an unfinished line beyond the event limit (a field name, `data: `). */
 const HOLD_SLACK = 64;
-/** The buffer a stream of large events is read into. */
-const BYOB_CHUNK = 64 * 1024;
 
 /** How many bytes of the rest of a body left early are drained before cancelling. */
 const DRAIN_BYTES = 64 * 1024;
@@ -106,7 +106,9 @@ export class SseReader {
   /** An event (or a line being parsed) went over the limit. */
   overflow = false;
   private reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader;
-  /** Set once reads go into one reused buffer (see {@linkcode SseReader.hold}). */
+  /** Reads go into a buffer of ours: the body is a byte stream (Deno's `fetch` bodies). */
+  private byob = false;
+  /** That buffer, as the last read handed it back (see {@linkcode takeReadBuffer}). */
   private buffer: ArrayBuffer | undefined;
   // A plain reader and a streaming decoder: a TextDecoderStream would add a transform
   // stream (and its promises) to every response.
@@ -134,7 +136,7 @@ export class SseReader {
    *   while parsing).
    */
   constructor(private readonly body: ReadableStream<Uint8Array>, readonly limit: number) {
-    this.reader = body.getReader();
+    this.reader = this.byteReader() ?? body.getReader();
   }
 
   /** The next event; `undefined` once the body has ended. */
@@ -169,10 +171,11 @@ export class SseReader {
         this.flush();
         this.feed(this.decoder.decode());
         this.release();
+        this.giveBack();
       } else {
         this.feedBytes(chunk.value);
         // Copied or decoded: a chunk of a body that is not a byte stream is freed now.
-        if (this.carry !== undefined && this.buffer === undefined) releaseChunk(chunk.value);
+        if (this.carry !== undefined && !this.byob) releaseChunk(chunk.value);
       }
       if (this.overflow) {
         this.failed = true;
@@ -191,10 +194,12 @@ export class SseReader {
    */
   close(): void {
     this.release();
-    if (this.finished) return;
+    if (this.finished) return this.giveBack();
     this.finished = true;
-    if (this.failed) cancelReader(this.reader);
-    else void this.drain();
+    if (this.failed) {
+      cancelReader(this.reader);
+      this.giveBack();
+    } else void this.drain();
   }
 
   /** @internal Parser callback. */
@@ -261,14 +266,8 @@ export class SseReader {
     if (cut < bytes.length) this.hold(bytes.subarray(cut));
   }
 
-  /**
-   * Holds bytes of an unfinished line; past the limit (and some slack) they go to the parser.
-   * The first time, a body that is a byte stream (Deno's, not Bun's) switches to reading into
-   * one reused buffer: a line that spans chunks is likely a large event, whose every chunk would
-   * otherwise be left to the collector (the chunks are only ever copied or decoded).
-   */
+  /** Holds bytes of an unfinished line; past the limit (and some slack) they go to the parser. */
   private hold(piece: Uint8Array): void {
-    if (this.carry === undefined) this.readIntoBuffer();
     const carry = this.carry ??= byteCarry(this.limit + HOLD_SLACK);
     if (carry.length + piece.length > this.limit + HOLD_SLACK) {
       this.flush();
@@ -326,26 +325,34 @@ export class SseReader {
 
   /** The next chunk, from the reader as it is now. */
   private read(): Promise<ReadableStreamReadResult<Uint8Array>> {
-    if (this.buffer === undefined) {
-      return (this.reader as ReadableStreamDefaultReader<Uint8Array>).read();
-    }
-    const view = new Uint8Array(this.buffer);
+    if (!this.byob) return (this.reader as ReadableStreamDefaultReader<Uint8Array>).read();
+    const view = new Uint8Array(this.buffer ??= takeReadBuffer());
     return (this.reader as ReadableStreamBYOBReader).read(view).then((result) => {
       if (result.value !== undefined) this.buffer = result.value.buffer as ArrayBuffer;
       return result as ReadableStreamReadResult<Uint8Array>;
     });
   }
 
-  /** Switches to a BYOB reader (between reads), or stays with chunks when it cannot. */
-  private readIntoBuffer(): void {
+  /**
+   * A reader into a buffer of ours when the body is a byte stream (Deno's `fetch` bodies, not
+   * Bun's): its chunks would each be a fresh 64 KiB buffer left to the collector, however few
+   * bytes they held; else `undefined` (chunks as they come).
+   */
+  private byteReader(): ReadableStreamBYOBReader | undefined {
     try {
-      this.reader.releaseLock();
-      this.reader = this.body.getReader({ mode: "byob" });
-      this.buffer = new ArrayBuffer(BYOB_CHUNK);
+      const reader = this.body.getReader({ mode: "byob" });
+      this.byob = true;
+      return reader;
     } catch {
-      // Not a byte stream: chunks as they come.
-      this.reader = this.body.getReader();
+      return undefined;
     }
+  }
+
+  /** The read buffer goes back to the pool: the stream is done with it. */
+  private giveBack(): void {
+    const buffer = this.buffer;
+    this.buffer = undefined;
+    if (buffer !== undefined) returnReadBuffer(buffer);
   }
 
   /** Decodes the held bytes for the parser and frees them. */
@@ -391,6 +398,7 @@ export class SseReader {
       // Cancelled by the sweeper, or the connection broke: either way, done with it.
     } finally {
       draining.delete(reader);
+      this.giveBack();
     }
   }
 }
