@@ -1,5 +1,8 @@
 // Byte streams for the read-path tests: a body cut into chunks, served as a byte stream (as
-// Deno's bodies and pipes are) or as a plain stream (as Bun's are), each chunk a fresh copy.
+// Deno's bodies and pipes are) or as a plain stream (as Bun's are), each chunk a fresh copy;
+// and the events of an SSE reader, read to the end.
+
+import type { SseEvent, SseReader } from "../../transports/_sse.ts";
 
 /** `bytes` cut into pieces of `size` (the last one shorter). */
 export function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
@@ -30,4 +33,15 @@ export function plainStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
     pull: (controller) =>
       i < chunks.length ? controller.enqueue(chunks[i++].slice()) : controller.close(),
   });
+}
+
+/** Reads every event, closing the reader as its consumers do. */
+export async function collect(reader: SseReader): Promise<SseEvent[]> {
+  const events: SseEvent[] = [];
+  try {
+    for (let event; (event = await reader.next()) !== undefined;) events.push(event);
+  } finally {
+    reader.close();
+  }
+  return events;
 }

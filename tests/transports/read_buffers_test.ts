@@ -3,10 +3,10 @@
 // collector. A plain stream (Bun's bodies) is read as its chunks come, and no buffer a read
 // still holds ever goes back to the pool.
 import { idleReadBuffers, READ_BUFFER, takeReadBuffer } from "../../transports/_bytes.ts";
-import { type SseEvent, SseReader } from "../../transports/_sse.ts";
+import { SseReader } from "../../transports/_sse.ts";
 import { serve } from "../../runtime/serve.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
-import { byteStream, pieces, plainStream } from "./_streams.ts";
+import { byteStream, collect, pieces, plainStream } from "./_streams.ts";
 
 const encoder = new TextEncoder();
 const BODY = encoder.encode(
@@ -21,20 +21,10 @@ function emptyPool(): ArrayBuffer[] {
   return taken;
 }
 
-async function readAll(reader: SseReader): Promise<SseEvent[]> {
-  const events: SseEvent[] = [];
-  try {
-    for (let e; (e = await reader.next()) !== undefined;) events.push(e);
-  } finally {
-    reader.close();
-  }
-  return events;
-}
-
 test("read buffers: a byte stream is read into a pooled buffer, given back at its end and used again", async () => {
   emptyPool();
   for (const size of [1, 7, 4096]) {
-    const events = await readAll(new SseReader(byteStream(pieces(BODY, size)), 1024));
+    const events = await collect(new SseReader(byteStream(pieces(BODY, size)), 1024));
     assertEquals(events.map((e) => e.data), EXPECTED, `chunks of ${size}`);
     assertEquals(idleReadBuffers().length, 1, "the one buffer is back, and only it");
   }
@@ -44,13 +34,13 @@ test("read buffers: a byte stream is read into a pooled buffer, given back at it
   const reader = new SseReader(byteStream([BODY]), 1024);
   assertEquals((await reader.next())?.data, EXPECTED[0]);
   assertEquals(idleReadBuffers().length, 0, "in use while the stream runs");
-  assertEquals((await readAll(reader)).map((e) => e.data), EXPECTED.slice(1));
+  assertEquals((await collect(reader)).map((e) => e.data), EXPECTED.slice(1));
   assert(idleReadBuffers()[0] !== undefined && idleReadBuffers().length === 1, "back again");
 });
 
 test("read buffers: a plain stream (Bun's bodies) is read as its chunks come, taking no buffer", async () => {
   emptyPool();
-  const events = await readAll(new SseReader(plainStream(pieces(BODY, 5)), 1024));
+  const events = await collect(new SseReader(plainStream(pieces(BODY, 5)), 1024));
   assertEquals(events.map((e) => e.data), EXPECTED);
   assertEquals(idleReadBuffers().length, 0);
 });
@@ -101,7 +91,7 @@ test("read buffers: a real fetch body's events are the same however the runtime 
     emptyPool();
     for (let i = 0; i < 3; i++) {
       const response = await fetch(server.url);
-      const events = await readAll(new SseReader(response.body!, 1024));
+      const events = await collect(new SseReader(response.body!, 1024));
       assertEquals(events.map((e) => e.data), EXPECTED);
     }
     // A byte stream (Deno) used one buffer for all three; a plain one (Bun) none.

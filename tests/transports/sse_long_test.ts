@@ -14,6 +14,7 @@ import { makeLongEvent } from "../../transports/_sse_long.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { modernRequest, recordingSink, rejection } from "./_http_helpers.ts";
+import { collect } from "./_streams.ts";
 
 const encoder = new TextEncoder();
 
@@ -128,16 +129,6 @@ function parsed(text: string): { events: EventSourceMessage[]; lastId?: string; 
   });
   parser.feed(text);
   return out;
-}
-
-async function collect(reader: SseReader): Promise<SseEvent[]> {
-  const events: SseEvent[] = [];
-  try {
-    for (let event; (event = await reader.next()) !== undefined;) events.push(event);
-  } finally {
-    reader.close();
-  }
-  return events;
 }
 
 /** The outcome of an event's data: read from its bytes, or decoded from its text. */

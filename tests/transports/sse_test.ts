@@ -5,6 +5,7 @@ import { describeChallenge, safeChallenge } from "../../transports/challenge_sum
 import { type SseEvent, SseReader } from "../../transports/_sse.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 import { waitFor } from "./_http_helpers.ts";
+import { collect } from "./_streams.ts";
 
 /** A body of `chunks`; with `onCancel` it stays open after them, like a live stream. */
 function body(chunks: string[], onCancel?: () => void): ReadableStream<Uint8Array> {
@@ -20,17 +21,6 @@ function body(chunks: string[], onCancel?: () => void): ReadableStream<Uint8Arra
       onCancel?.();
     },
   });
-}
-
-/** Reads every event, closing the reader as its consumers do. */
-async function collect(stream: SseReader): Promise<SseEvent[]> {
-  const events: SseEvent[] = [];
-  try {
-    for (let event; (event = await stream.next()) !== undefined;) events.push(event);
-  } finally {
-    stream.close();
-  }
-  return events;
 }
 
 /** Reads the first event, then leaves the stream early. */
