@@ -25,6 +25,7 @@ import {
   takeReadBuffer,
 } from "./_bytes.ts";
 import { utf8Length } from "./_http.ts";
+import { byobReader } from "./_http_body.ts";
 import type { LongAnswer } from "./_long_body.ts";
 import type { LongEvent, makeLongEvent } from "./_sse_long.ts";
 import { cancelReader, draining, watchDrain } from "./_sse_drain.ts";
@@ -107,7 +108,7 @@ export class SseReader {
   overflow = false;
   private reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader;
   /** Reads go into a buffer of ours: the body is a byte stream (Deno's `fetch` bodies). */
-  private byob = false;
+  private readonly byob: boolean;
   /** That buffer, as the last read handed it back (see {@linkcode takeReadBuffer}). */
   private buffer: ArrayBuffer | undefined;
   // A plain reader and a streaming decoder: a TextDecoderStream would add a transform
@@ -135,8 +136,13 @@ export class SseReader {
    * @param limit The largest event accepted, in bytes of data (and characters buffered
    *   while parsing).
    */
-  constructor(private readonly body: ReadableStream<Uint8Array>, readonly limit: number) {
-    this.reader = this.byteReader() ?? body.getReader();
+  constructor(body: ReadableStream<Uint8Array>, readonly limit: number) {
+    // A body that is a byte stream (Deno's `fetch` bodies, not Bun's) is read into a buffer of
+    // ours: its chunks would each be a fresh 64 KiB buffer left to the collector, however few
+    // bytes they held.
+    const bytes = byobReader(body);
+    this.byob = bytes !== undefined;
+    this.reader = bytes ?? body.getReader();
   }
 
   /** The next event; `undefined` once the body has ended. */
@@ -331,21 +337,6 @@ export class SseReader {
       if (result.value !== undefined) this.buffer = result.value.buffer as ArrayBuffer;
       return result as ReadableStreamReadResult<Uint8Array>;
     });
-  }
-
-  /**
-   * A reader into a buffer of ours when the body is a byte stream (Deno's `fetch` bodies, not
-   * Bun's): its chunks would each be a fresh 64 KiB buffer left to the collector, however few
-   * bytes they held; else `undefined` (chunks as they come).
-   */
-  private byteReader(): ReadableStreamBYOBReader | undefined {
-    try {
-      const reader = this.body.getReader({ mode: "byob" });
-      this.byob = true;
-      return reader;
-    } catch {
-      return undefined;
-    }
   }
 
   /** The read buffer goes back to the pool: the stream is done with it. */
