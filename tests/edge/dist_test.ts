@@ -177,7 +177,7 @@ test("dist: a consumer of a bundle is type-checked against the entry's sources",
       rmSync(dir, { recursive: true, force: true });
     }
   });
-});
+}, { timeout: 120_000 }); // deno check: 7 s quiet, more on a busy machine
 
 test("dist: a plain stdio client loads few files from the bundles", async () => {
   await withDist((dist) => {

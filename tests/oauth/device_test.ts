@@ -96,7 +96,7 @@ test("device flow: the code is handed over once, pending waits, slow_down adds 5
   const register = as.requests.find((r) => r.path === "/register")!;
   assertEquals(register.params.grant_types, `${DEVICE_GRANT},refresh_token`);
   assertEquals(as.count("/authorize"), 0, "no browser login");
-});
+}, { timeout: 60_000 }); // the 5 s of slow_down, and the fixture's start on a busy machine
 
 test("device flow: expired_token and access_denied end it with a clear auth error", async () => {
   for (
