@@ -20,6 +20,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Buffer } from "node:buffer";
 import process from "node:process";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -166,8 +167,10 @@ export function loadedModules(entry: string, root: string = ROOT_PATH): string[]
 export interface BundleSize {
   /** Minified bytes of the entry chunk and the chunks it imports statically. */
   start: number;
-  /** The same, each file gzipped on its own, summed. */
+  /** The same, each file gzipped on its own, summed (each file is its own response). */
   startGzip: number;
+  /** The same files gzipped as one stream: the bytes alone, without the split's cost. */
+  startGzipOne: number;
   /** Minified bytes of every output file (the lazy chunks too). */
   all: number;
   /** The output files that load at start. */
@@ -192,8 +195,14 @@ function staticChunks(code: string): string[] {
  *
  * @param resolveFrom A folder of this repository the entry is written into, so package
  *   names resolve (`bench/_startup` by default); the file is removed afterwards.
+ * @param flags More `bun build` flags (the benchmark's `--no-module-preload`, to show what
+ *   Bun's preloading of the lazy chunks adds).
  */
-export function bundleSize(entryCode: string, resolveFrom = "bench/_startup"): BundleSize {
+export function bundleSize(
+  entryCode: string,
+  resolveFrom = "bench/_startup",
+  flags: string[] = [],
+): BundleSize {
   const out = mkdtempSync(join(tmpdir(), "conduit-bundle-"));
   const entry = join(ROOT_PATH, resolveFrom, `_bundle_entry_${process.pid}_${Date.now()}.ts`);
   try {
@@ -205,6 +214,7 @@ export function bundleSize(entryCode: string, resolveFrom = "bench/_startup"): B
         "--minify",
         "--splitting",
         "--target=browser",
+        ...flags,
         "--entry-naming=entry.[ext]",
         "--chunk-naming=chunk-[hash].[ext]",
         "--outdir",
@@ -228,6 +238,7 @@ export function bundleSize(entryCode: string, resolveFrom = "bench/_startup"): B
     return {
       start: files.reduce((sum, name) => sum + bytes(name).length, 0),
       startGzip: files.reduce((sum, name) => sum + gzipSync(bytes(name)).length, 0),
+      startGzipOne: gzipSync(Buffer.concat(files.map(bytes))).length,
       all: outputs.reduce((sum, name) => sum + bytes(name).length, 0),
       files,
     };
@@ -247,7 +258,11 @@ export function plainHttpEntry(root: string = ROOT_PATH): string {
   ].join("\n");
 }
 
-/** What a plain `http.ts` connect + call of `root` ships at start. */
-export function startBundle(root: string = ROOT_PATH): BundleSize {
-  return bundleSize(plainHttpEntry(root));
+/**
+ * What a plain `http.ts` connect + call of `root` ships at start.
+ *
+ * @param flags More `bun build` flags (none for the budget).
+ */
+export function startBundle(root: string = ROOT_PATH, flags: string[] = []): BundleSize {
+  return bundleSize(plainHttpEntry(root), undefined, flags);
 }
