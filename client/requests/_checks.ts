@@ -52,8 +52,8 @@ export function checkOptions<T extends RequestOptions>(
     checkKeys(options, [...REQUEST_KEYS, ...extra], "the request options");
   }
   const { timeout, maxTotalTimeout, signal, onProgress } = options;
-  milliseconds("timeout", timeout);
-  milliseconds("maxTotalTimeout", maxTotalTimeout);
+  checkMilliseconds("timeout", timeout);
+  checkMilliseconds("maxTotalTimeout", maxTotalTimeout);
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError('option "signal" must be an AbortSignal');
   }
@@ -63,8 +63,14 @@ export function checkOptions<T extends RequestOptions>(
   return options;
 }
 
-/** Throws unless `value` is absent or a positive number of milliseconds. */
-function milliseconds(key: string, value: unknown): void {
+/**
+ * Checks an option that is a duration, throwing `TypeError` unless it is absent or a positive
+ * number of milliseconds.
+ *
+ * @param key The option's name, for the error.
+ * @param value Its value.
+ */
+export function checkMilliseconds(key: string, value: unknown): void {
   if (value !== undefined && !(typeof value === "number" && value > 0)) {
     throw new TypeError(`option "${key}" must be a positive number of milliseconds`);
   }

@@ -9,6 +9,7 @@ import { McpError, serverErrorReason, withErrorCode } from "../../protocol/error
 import { checkKeys } from "../../protocol/option_keys.ts";
 import type { Task } from "../../protocol/tasks.ts";
 import { isObject } from "../_json.ts";
+import { checkMilliseconds } from "../requests/_checks.ts";
 import type { AwaitTaskOptions } from "../types.ts";
 import type { TaskContext } from "./_context.ts";
 
@@ -23,9 +24,7 @@ export function checkAwaitOptions(options: AwaitTaskOptions | undefined): AwaitT
   if (!isObject(options)) throw new TypeError("options must be an object");
   checkKeys(options, ["timeout", "signal", "assigns", "onStatus"], "the awaitTask options");
   const { timeout, signal, assigns, onStatus } = options;
-  if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0)) {
-    throw new TypeError('option "timeout" must be a positive number of milliseconds');
-  }
+  checkMilliseconds("timeout", timeout);
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError('option "signal" must be an AbortSignal');
   }

@@ -12,7 +12,7 @@
 
 import { isMcpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { checkCallOptions, checkToolCall } from "../requests/_checks.ts";
+import { checkCallOptions, checkMilliseconds, checkToolCall } from "../requests/_checks.ts";
 import { sendToolCall } from "../requests/requests.ts";
 import { isObject } from "../_json.ts";
 import type { Task } from "../../protocol/tasks.ts";
@@ -49,9 +49,7 @@ export function checkTaskOptions(options: ToolCallOptions | undefined): TaskCall
   if (task !== undefined && task !== "return" && task !== "await") {
     throw new TypeError('option "task" must be "return" or "await"');
   }
-  if (taskTtl !== undefined && !(typeof taskTtl === "number" && taskTtl > 0)) {
-    throw new TypeError('option "taskTtl" must be a positive number of milliseconds');
-  }
+  checkMilliseconds("taskTtl", taskTtl);
   if (onStatus !== undefined && typeof onStatus !== "function") {
     throw new TypeError('option "onStatus" must be a function');
   }

@@ -218,6 +218,8 @@ test("misuse throws TypeError before anything is sent", async () => {
   await assertRejects(() => client.callTool("", {}), TypeError);
   await assertRejects(() => client.callTool("echo", [] as never), TypeError);
   await assertRejects(() => client.callTool("echo", {}, { timeout: -1 }), TypeError);
+  await assertRejects(() => client.callTool("echo", {}, { taskTtl: 0 }), TypeError);
+  await assertRejects(() => client.awaitTask("t-1", { timeout: "5" as never }), TypeError);
   await assertRejects(() => client.callTool("echo", {}, { signal: "x" as never }), TypeError);
   await assertRejects(() => client.getPrompt("args", { f: () => 1 }), TypeError);
   await assertRejects(() => client.readResource(1 as never), TypeError);
