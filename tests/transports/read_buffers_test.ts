@@ -100,3 +100,27 @@ test("read buffers: a real fetch body's events are the same however the runtime 
     await server.close();
   }
 });
+
+test("read buffers: a reused buffer gives the next stream only its own bytes, never the last one's", async () => {
+  emptyPool();
+  const secret = "s3cr3t-".repeat(2_000); // 14 000 bytes left in the buffer by the first stream
+  const first = await collect(
+    new SseReader(byteStream([encoder.encode(`data: ${secret}\n\n`)]), 64 * 1024),
+  );
+  assertEquals(first.map((e) => e.data), [secret]);
+  assertEquals(idleReadBuffers().length, 1);
+  // Another caller's stream, short, in the same buffer: what it reads is its own event alone.
+  // (An event the stream never ends with a blank line is dropped, as the standard says.)
+  const cases: [string[], string[]][] = [
+    [["data: b\n\n"], ["b"]],
+    [["da", "ta: b", "\n", "\n"], ["b"]],
+    [["data: b"], []],
+  ];
+  for (const [chunks, expected] of cases) {
+    const events = await collect(
+      new SseReader(byteStream(chunks.map((c) => encoder.encode(c))), 64 * 1024),
+    );
+    assertEquals(events.map((e) => e.data), expected);
+    assert(!JSON.stringify(events).includes("s3cr3t"), "no byte of the earlier stream");
+  }
+});
