@@ -175,6 +175,8 @@ export interface BundleSize {
   all: number;
   /** The output files that load at start. */
   files: string[];
+  /** Their code, one after the other. */
+  code: string;
 }
 
 /** The chunks a bundled file imports statically (`import … from "./chunk-….js"`). */
@@ -241,6 +243,7 @@ export function bundleSize(
       startGzipOne: gzipSync(Buffer.concat(files.map(bytes))).length,
       all: outputs.reduce((sum, name) => sum + bytes(name).length, 0),
       files,
+      code: files.map((name) => bytes(name).toString("utf8")).join("\n"),
     };
   } finally {
     rmSync(entry, { force: true });

@@ -4,7 +4,9 @@
 // the layers above the wire that it did not ask for. Lower a number when the graph shrinks;
 // raising one needs a reason in the commit.
 import { assert, assertEquals, test } from "../_harness.ts";
-import { loadedModules, startBundle, staticModules } from "./_budget.ts";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { bundleSize, loadedModules, ROOT_PATH, startBundle, staticModules } from "./_budget.ts";
 
 /** The most local modules each entry may load with it (`deno info --json`, value imports). */
 const STATIC_BUDGET = { "mod.ts": 81, "http.ts": 66 };
@@ -21,7 +23,7 @@ const LOADED_BUDGET = { "mod.ts": 89, "http.ts": 88 };
  * The minified size is the same on every build; gzip's varies by a few bytes with the chunks'
  * names (hashes), so its number is the largest of several builds plus three.
  */
-const BUNDLE_BUDGET = { start: 88_727, gzip: 33_275 };
+const BUNDLE_BUDGET = { start: 84_492, gzip: 31_524 };
 
 /**
  * The layers a plain client loads only on first use, by the option or method that needs
@@ -225,4 +227,35 @@ test(`budget: a plain http.ts connect + call ships at most ${BUNDLE_BUDGET.start
     bundle.startGzip <= BUNDLE_BUDGET.gzip,
     `${bundle.startGzip} bytes gzipped at start (budget ${BUNDLE_BUDGET.gzip})`,
   );
+});
+
+test("budget: a module an entry re-exports but a plain client never uses does not ship at start", () => {
+  // `http.ts` re-exports the `x-mcp-header` rules, which the lazy HTTP core uses: without
+  // `sideEffects` in package.json, the bundler ships them at start in a chunk of their own.
+  assert(!startBundle().code.includes('"x-mcp-header"'), "the header rules ship at start");
+  // …and a client that uses them does ship them, so the check can fail.
+  const using = bundleSize(
+    [
+      `import { connect, mcpHeaderDeclarations } from ${
+        JSON.stringify(join(ROOT_PATH, "http.ts"))
+      };`,
+      `console.log(mcpHeaderDeclarations, await connect("http://127.0.0.1:1/mcp"));`,
+      "",
+    ].join("\n"),
+  );
+  assert(using.code.includes('"x-mcp-header"'), "the rules ship when used");
+});
+
+test("budget: package.json's sideEffects names every script the library holds, and only files", () => {
+  const listed = (JSON.parse(readFileSync(join(ROOT_PATH, "package.json"), "utf8")) as {
+    sideEffects: string[];
+  }).sideEffects;
+  for (const path of listed) assert(existsSync(join(ROOT_PATH, path)), `${path} exists`);
+  // A module that runs as a program (it asks `import.meta.main`) has effects when imported.
+  const skip = /^(node_modules|tests|bench|scripts|dist|out)\//;
+  const scripts = (readdirSync(ROOT_PATH, { recursive: true }) as string[])
+    .filter((path) => path.endsWith(".ts") && !skip.test(path) && !path.endsWith("_test.ts"))
+    .filter((path) => readFileSync(join(ROOT_PATH, path), "utf8").includes("import.meta.main"));
+  assert(scripts.includes("cli.ts"), `the CLI is found: ${scripts}`);
+  assertEquals(scripts.filter((path) => !listed.includes(`./${path}`)), []);
 });
