@@ -4,7 +4,7 @@
  * benchmark's session (ours with `processGroup: false`), all four in one process taking
  * turns, so that the machine's drift falls on all of them alike.
  *
- *   node bench/run.mjs floor [--runtime deno|bun] [--runs 3] [--rounds 8] [--calls 4000]
+ *   node bench/run.mjs floor [--runtime deno|bun] [--runs 3] [--rounds 8] [--calls 20000]
  *
  * One worker process per run connects the four (each with its own minimal server), warms
  * each up, then runs `--rounds` rounds in rotating order; in each round every contestant
@@ -62,7 +62,7 @@ function cpu(): number {
 }
 
 async function worker(): Promise<void> {
-  const calls = numberFlag(flags, "calls", 4000);
+  const calls = numberFlag(flags, "calls", 20000);
   const rounds = numberFlag(flags, "rounds", 8);
   const mode = (flags.get("mode") ?? "auto") as Mode;
   const sessions: Session[] = [];
