@@ -11,6 +11,7 @@
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import { TASKS_EXTENSION } from "../../protocol/meta.ts";
 import { isObject } from "../_json.ts";
+import type { TaskContext } from "./_context.ts";
 
 /** A legacy tool's `execution.taskSupport` (`"forbidden"` when absent or unknown). */
 export type TaskSupport = "forbidden" | "optional" | "required";
@@ -25,6 +26,23 @@ export function taskSupport(tool: Record<string, unknown> | undefined): TaskSupp
   const execution = tool?.execution;
   const support = isObject(execution) ? execution.taskSupport : undefined;
   return support === "optional" || support === "required" ? support : "forbidden";
+}
+
+/**
+ * Whether a legacy tool must be called as a task (its listed `taskSupport` is `"required"`),
+ * read from the tool listing (listed once, then cached).
+ *
+ * @param ctx The client's task context.
+ * @param name The tool.
+ * @param timeout Milliseconds the listing may take (at least 1).
+ * @returns `true` for a tool that runs only as a task.
+ */
+export async function onlyAsTask(
+  ctx: TaskContext,
+  name: string,
+  timeout: number,
+): Promise<boolean> {
+  return taskSupport(await ctx.definition(name, Math.max(1, timeout))) === "required";
 }
 
 /** A `-32021` asking for the tasks extension, said clearly (reason `task_required`). */

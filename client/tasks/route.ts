@@ -101,9 +101,16 @@ async function routeLater(
   const started = Date.now();
   const budget = call.timeout ?? ctx.requestTimeout;
   if (task === undefined && ctx.requester.era() === "legacy") await ctx.requester.ready(budget);
+  // A legacy server that runs tool calls as tasks: a tool it lists as taskSupport "required"
+  // is called as one. Only the listing and that rule load to tell; the machinery, for it alone.
   if (
     task !== undefined ||
-    (ctx.requester.era() === "legacy" && serverRunsToolTasks(ctx.serverCapabilities()))
+    (ctx.requester.era() === "legacy" && serverRunsToolTasks(ctx.serverCapabilities()) &&
+      await (await import("./call_rules.ts")).onlyAsTask(
+        ctx,
+        name,
+        budget - (Date.now() - started),
+      ))
   ) {
     const { callToolTask } = await import("./call.ts");
     // What the wait for the handshake took comes off the call's time.
@@ -112,7 +119,6 @@ async function routeLater(
   return await plainCall(ctx, name, args, call);
 }
 
-/** A call that runs as no task: a `-32021` answer says the tool needs one. */
 function plainCall(
   ctx: TaskContext,
   name: string,

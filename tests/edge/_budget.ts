@@ -137,17 +137,29 @@ await client.close();
  * with the entry and every dynamic import that ran.
  */
 export function loadedModules(entry: string, root: string = ROOT_PATH): string[] {
+  const server = {
+    command: tool("bun"),
+    args: [fileURLToPath(new URL("tests/fixtures/stdio_server.ts", ROOT))],
+  };
+  return loadedBy(plainStdioScript(root, entry, server), root);
+}
+
+/**
+ * The local modules (repository-relative paths, sorted) a real Bun process loads while it
+ * runs `script` (a module whose imports are absolute file URLs): what it imports and every
+ * dynamic import that ran.
+ *
+ * @param script The module's code.
+ * @param root The repository the paths are relative to.
+ */
+export function loadedBy(script: string, root: string = ROOT_PATH): string[] {
   const dir = mkdtempSync(join(tmpdir(), "conduit-loads-"));
   try {
     const preload = join(dir, "record.ts");
-    const script = join(dir, "plain.ts");
+    const main = join(dir, "plain.ts");
     writeFileSync(preload, RECORDER);
-    const server = {
-      command: tool("bun"),
-      args: [fileURLToPath(new URL("tests/fixtures/stdio_server.ts", ROOT))],
-    };
-    writeFileSync(script, plainStdioScript(root, entry, server));
-    const out = execFileSync(tool("bun"), ["--preload", preload, script], {
+    writeFileSync(main, script);
+    const out = execFileSync(tool("bun"), ["--preload", preload, main], {
       cwd: dir,
       encoding: "utf8",
       env: ENV,

@@ -6,7 +6,14 @@
 import { assert, assertEquals, test } from "../_harness.ts";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bundleSize, loadedModules, ROOT_PATH, startBundle, staticModules } from "./_budget.ts";
+import {
+  bundleSize,
+  loadedBy,
+  loadedModules,
+  ROOT_PATH,
+  startBundle,
+  staticModules,
+} from "./_budget.ts";
 
 /** The most local modules each entry may load with it (`deno info --json`, value imports). */
 const STATIC_BUDGET = { "mod.ts": 81, "http.ts": 66 };
@@ -23,7 +30,15 @@ const LOADED_BUDGET = { "mod.ts": 89, "http.ts": 88 };
  * The minified size is the same on every build; gzip's varies by a few bytes with the chunks'
  * names (hashes), so its number is the largest of several builds plus three.
  */
-const BUNDLE_BUDGET = { start: 84_492, gzip: 31_524 };
+const BUNDLE_BUDGET = { start: 84_585, gzip: 31_549 };
+
+/** The task machinery: what runs a call as a task and waits for it. */
+const TASK_MACHINERY = [
+  "client/tasks/call.ts",
+  "client/tasks/await.ts",
+  "client/tasks/tasks.ts",
+  "client/tasks/_inbox.ts",
+];
 
 /**
  * The layers a plain client loads only on first use, by the option or method that needs
@@ -258,4 +273,29 @@ test("budget: package.json's sideEffects names every script the library holds, a
     .filter((path) => readFileSync(join(ROOT_PATH, path), "utf8").includes("import.meta.main"));
   assert(scripts.includes("cli.ts"), `the CLI is found: ${scripts}`);
   assertEquals(scripts.filter((path) => !listed.includes(`./${path}`)), []);
+});
+
+/** A legacy client's call of `tool` on a server that runs tool calls as tasks. */
+function legacyTaskServerCall(tool: string, expected: string): string {
+  const url = (path: string) => JSON.stringify(new URL(path, `file://${ROOT_PATH}`).href);
+  return `
+import { createClient } from ${url("client/client.ts")};
+import { inProcess } from ${url("transports/in_process.ts")};
+import { createLegacyTasksServer } from ${url("tests/fixtures/legacy_tasks_server.ts")};
+const client = createClient({ transport: inProcess(createLegacyTasksServer()), protocol: "legacy" });
+await client.ready();
+const result = await client.callTool(${JSON.stringify(tool)}, {});
+if (result.content?.[0]?.text !== ${JSON.stringify(expected)}) throw new Error("unexpected result");
+await client.close();
+`;
+}
+
+test("budget: a call without task on a legacy server with tool tasks loads the task machinery only for a tool that needs it", () => {
+  // An "optional" tool is called plainly: the listing and the rule load, the machinery not.
+  const plain = loadedBy(legacyTaskServerCall("opt", "opt direct"));
+  assert(plain.includes("client/tasks/call_rules.ts"), `the rule loaded: ${plain}`);
+  assertEquals(TASK_MACHINERY.filter((path) => plain.includes(path)), []);
+  // A "required" tool runs as a task, so the check can fail.
+  const task = loadedBy(legacyTaskServerCall("req", "req task done"));
+  assertEquals(TASK_MACHINERY.filter((path) => !task.includes(path)), []);
 });
