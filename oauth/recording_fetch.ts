@@ -30,11 +30,32 @@ const CREDENTIAL_FIELDS = [
   "password",
 ];
 
+/** The most header names whose kind is remembered (the names a client sends are few). */
+const MAX_KINDS = 256;
+/** What each header name seen is: `CREDENTIAL`, `CONTENT_TYPE` or 0 (names repeat each request). */
+const kinds = new Map<string, number>();
+const CREDENTIAL = 1;
+const CONTENT_TYPE = 2;
+
+function kindOf(name: string): number {
+  let kind = kinds.get(name);
+  if (kind === undefined) {
+    kind = (isCredentialName(name) ? CREDENTIAL : 0) |
+      (name.toLowerCase() === "content-type" ? CONTENT_TYPE : 0);
+    if (kinds.size >= MAX_KINDS) kinds.clear();
+    kinds.set(name, kind);
+  }
+  return kind;
+}
+
+/** Records the credential headers; `true` when the body is a form. */
 function recordHeaders(secrets: Secrets, headers: HeadersInit | undefined): boolean {
   let form = false;
   const each = (name: string, value: string) => {
-    if (isCredentialName(name)) recordHeader(secrets, name, value);
-    if (/^content-type$/i.test(name) && value.includes("x-www-form-urlencoded")) form = true;
+    const kind = kindOf(name);
+    if (kind === 0) return;
+    if (kind & CREDENTIAL) recordHeader(secrets, name, value);
+    if (kind & CONTENT_TYPE && value.includes("x-www-form-urlencoded")) form = true;
   };
   if (headers instanceof Headers) headers.forEach((value, name) => each(name, value));
   else if (Array.isArray(headers)) { for (const [name, value] of headers) each(name, value); }

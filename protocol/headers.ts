@@ -79,7 +79,11 @@ export function modernHeaders(
   const key = Object.hasOwn(NAME_PARAM, message.method) ? NAME_PARAM[message.method] : undefined;
   const name = key === undefined ? undefined : params?.[key];
   if (typeof name === "string") headers[MCP_HEADERS.name] = encodeHeaderValue(name);
-  return { ...headers, ...opts.paramHeaders };
+  const extra = opts.paramHeaders;
+  if (extra !== undefined) {
+    for (const header of Object.keys(extra)) headers[header] = extra[header];
+  }
+  return headers;
 }
 
 const PREFIX = "=?base64?";

@@ -61,6 +61,21 @@ export type HeaderRecord = Record<string, string>;
 const VERSION = MCP_HEADERS.protocolVersion.toLowerCase();
 const SESSION = SESSION_HEADER.toLowerCase();
 
+/** The most header names kept in lower case (the protocol's, and tools' parameter headers). */
+const MAX_LOWER = 256;
+const lowered = new Map<string, string>();
+
+/** `name` in lower case, remembered: the same few names go out with every request. */
+function lowerName(name: string): string {
+  let lower = lowered.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowered.size >= MAX_LOWER) lowered.clear();
+    lowered.set(name, lower);
+  }
+  return lower;
+}
+
 /** A request's headers, and the session id they carry. */
 export interface RequestHeaders {
   headers: HeaderRecord;
@@ -91,7 +106,7 @@ export function requestHeaders(
       ? config.tools.forCall(message.params)
       : undefined;
     const mirrored = modernHeaders(message, { paramHeaders: params });
-    for (const name in mirrored) headers[name.toLowerCase()] = mirrored[name];
+    for (const name in mirrored) headers[lowerName(name)] = mirrored[name];
     if (headers[VERSION] === undefined && protocol !== undefined) {
       headers[VERSION] = protocol.version;
     }
