@@ -119,6 +119,7 @@ async function routeLater(
   return await plainCall(ctx, name, args, call);
 }
 
+/** A call that runs as no task: a `-32021` answer says the tool needs one. */
 function plainCall(
   ctx: TaskContext,
   name: string,

@@ -6,6 +6,7 @@
 import { assert, assertEquals, test } from "../_harness.ts";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   bundleSize,
   loadedBy,
@@ -277,7 +278,7 @@ test("budget: package.json's sideEffects names every script the library holds, a
 
 /** A legacy client's call of `tool` on a server that runs tool calls as tasks. */
 function legacyTaskServerCall(tool: string, expected: string): string {
-  const url = (path: string) => JSON.stringify(new URL(path, `file://${ROOT_PATH}`).href);
+  const url = (path: string) => JSON.stringify(pathToFileURL(join(ROOT_PATH, path)).href);
   return `
 import { createClient } from ${url("client/client.ts")};
 import { inProcess } from ${url("transports/in_process.ts")};
