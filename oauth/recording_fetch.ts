@@ -8,6 +8,7 @@
  */
 
 import { isCredentialName } from "../protocol/secrets.ts";
+import { nameMemo } from "../protocol/name_memo.ts";
 import type { FetchLike } from "../protocol/fetch_like.ts";
 import type { Secrets } from "../protocol/secrets.ts";
 import { recordHeader } from "./middleware_parts.ts";
@@ -30,23 +31,13 @@ const CREDENTIAL_FIELDS = [
   "password",
 ];
 
-/** The most header names whose kind is remembered (the names a client sends are few). */
-const MAX_KINDS = 256;
-/** What each header name seen is: `CREDENTIAL`, `CONTENT_TYPE` or 0 (names repeat each request). */
-const kinds = new Map<string, number>();
 const CREDENTIAL = 1;
 const CONTENT_TYPE = 2;
-
-function kindOf(name: string): number {
-  let kind = kinds.get(name);
-  if (kind === undefined) {
-    kind = (isCredentialName(name) ? CREDENTIAL : 0) |
-      (name.toLowerCase() === "content-type" ? CONTENT_TYPE : 0);
-    if (kinds.size >= MAX_KINDS) kinds.clear();
-    kinds.set(name, kind);
-  }
-  return kind;
-}
+/** What a header name is: `CREDENTIAL`, `CONTENT_TYPE` or 0 (names repeat each request). */
+const kindOf = nameMemo((name) =>
+  (isCredentialName(name) ? CREDENTIAL : 0) |
+  (name.toLowerCase() === "content-type" ? CONTENT_TYPE : 0)
+);
 
 /** Records the credential headers; `true` when the body is a form. */
 function recordHeaders(secrets: Secrets, headers: HeadersInit | undefined): boolean {

@@ -9,6 +9,7 @@
 import { MCP_HEADERS, modernHeaders } from "../protocol/headers.ts";
 import { isNotification, isRequest, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { META_PROTOCOL_VERSION } from "../protocol/meta.ts";
+import { type NameMemo, nameMemo } from "../protocol/name_memo.ts";
 import { copyTraceHeaders } from "../protocol/trace_context.ts";
 import { discard, type FetchLike, fetchSameOrigin } from "./_http.ts";
 import { type HttpAuth, resolveToken } from "./_http_auth.ts";
@@ -61,20 +62,11 @@ export type HeaderRecord = Record<string, string>;
 const VERSION = MCP_HEADERS.protocolVersion.toLowerCase();
 const SESSION = SESSION_HEADER.toLowerCase();
 
-/** The most header names kept in lower case (the protocol's, and tools' parameter headers). */
-const MAX_LOWER = 256;
-const lowered = new Map<string, string>();
-
-/** `name` in lower case, remembered: the same few names go out with every request. */
-function lowerName(name: string): string {
-  let lower = lowered.get(name);
-  if (lower === undefined) {
-    lower = name.toLowerCase();
-    if (lowered.size >= MAX_LOWER) lowered.clear();
-    lowered.set(name, lower);
-  }
-  return lower;
-}
+/**
+ * A header name in lower case, remembered: the same few names go out with every request (the
+ * protocol's, and tools' parameter headers, at most 256 kept). Exported for the tests.
+ */
+export const lowerName: NameMemo<string> = nameMemo((name) => name.toLowerCase());
 
 /** A request's headers, and the session id they carry. */
 export interface RequestHeaders {

@@ -1,4 +1,5 @@
-import { assertEquals, assertThrows, test } from "../_harness.ts";
+import { assert, assertEquals, assertThrows, test } from "../_harness.ts";
+import { nameMemo } from "../../protocol/name_memo.ts";
 import {
   decodeHeaderValue,
   encodeHeaderValue,
@@ -165,4 +166,17 @@ test("MCP_HEADERS names the mirrored headers", () => {
     name: "Mcp-Name",
     paramPrefix: "Mcp-Param-",
   });
+});
+
+test("nameMemo: answers as the function does, and keeps at most its bound of names", () => {
+  let computed = 0;
+  const lower = nameMemo((name) => {
+    computed++;
+    return name.toLowerCase();
+  }, 4);
+  assertEquals(lower("Mcp-Name"), "mcp-name");
+  assertEquals(lower("Mcp-Name"), "mcp-name");
+  assertEquals(computed, 1, "a name seen is not computed again");
+  for (let i = 0; i < 100; i++) assertEquals(lower(`Name-${i}`), `name-${i}`);
+  assert(lower.size() <= 4, `size ${lower.size()}`);
 });

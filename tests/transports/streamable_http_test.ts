@@ -4,7 +4,8 @@ import { Hono } from "hono";
 import { McpError } from "../../protocol/errors.ts";
 import { serve } from "../../runtime/serve.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
-import { assertEquals, assertStringIncludes, test } from "../_harness.ts";
+import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
+import { lowerName } from "../../transports/_http_request.ts";
 import { startHttpFixture } from "../fixtures/http_server.ts";
 import { mockServer, type MockTool } from "../../testing/mod.ts";
 import {
@@ -63,9 +64,12 @@ test("http modern: the protocol version header follows _meta; no GET or DELETE",
   assertEquals(fixture.requests[0].headers["mcp-method"], "server/discover");
 });
 
-/** A mock server that lists `tools`; `calls()` are the headers of each tools/call it got. */
-function toolServer(tools: MockTool[]) {
-  const server = mockServer({ tools });
+/**
+ * A mock server that lists `tools` (`pageSize` a page); `calls()` are the headers of each
+ * tools/call it got.
+ */
+function toolServer(tools: MockTool[], pageSize?: number) {
+  const server = mockServer({ tools, pageSize });
   const calls = () =>
     server.requests.filter((r) => r.method === "tools/call").map((r) => r.headers!);
   return { app: server, calls };
@@ -165,6 +169,30 @@ test("http modern: Mcp-Param-* headers, plain, base64, nested, omitted for null/
   });
   assertEquals(params(calls[2]), {});
   assertEquals(calls.length, 3, "the dropped tool was never called");
+});
+
+test("http modern: a server declaring hundreds of parameter headers cannot grow what the client remembers of names", async () => {
+  // 400 tools, each with a parameter header of its own name.
+  const tools: MockTool[] = Array.from({ length: 400 }, (_, i) => ({
+    name: `t${i}`,
+    inputSchema: {
+      type: "object",
+      properties: { v: { type: "string", "x-mcp-header": `Hostile-${i}` } },
+    },
+  }));
+  const { app, calls } = toolServer(tools, 1000);
+  await using server = await serve(app.fetch);
+  const link = await streamableHttp(new URL("/mcp", server.url)).open(recordingSink());
+  await link.send(modernRequest(1, "tools/list"));
+  for (let i = 0; i < tools.length; i++) {
+    await link.send(modernRequest(2 + i, "tools/call", { name: `t${i}`, arguments: { v: "x" } }));
+  }
+  await link.close();
+  assert(lowerName.size() <= 256, `names remembered: ${lowerName.size()}`);
+  // Every call still carried its own header, in lower case.
+  assertEquals(calls().length, tools.length);
+  assertEquals(calls().at(-1)!["mcp-param-hostile-399"], "x");
+  assertEquals(calls()[0]["mcp-param-hostile-0"], "x");
 });
 
 test("http modern: declarations survive a new link of the same transport", async () => {
