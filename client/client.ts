@@ -228,11 +228,11 @@ export function createClient(options: ClientOptions): McpClient {
     spilling: () => resolved.shape.spill !== undefined,
     // The task machinery loads with the first task method (or a call that runs as a task).
     getTask: async (task, options) =>
-      await (await import("./tasks/tasks.ts")).getTask(tasks, task, options),
+      await (await import("./tasks/call.ts")).getTask(tasks, task, options),
     awaitTask: async (task, options) =>
-      await (await import("./tasks/await.ts")).awaitTask(tasks, task, options),
+      await (await import("./tasks/call.ts")).awaitTask(tasks, task, options),
     cancelTask: async (task, options) =>
-      await (await import("./tasks/tasks.ts")).cancelTask(tasks, task, options),
+      await (await import("./tasks/call.ts")).cancelTask(tasks, task, options),
     getPrompt: (name, args, options) => getPrompt(requester, name, args, options),
     readResource: (uri, options) => cache.readResource(uri, options),
     // Completions and the roots' news load with their first call.

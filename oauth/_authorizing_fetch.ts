@@ -13,6 +13,9 @@ import { prepare } from "./_request.ts";
 import { discard, type FetchLike } from "./_util.ts";
 import { needsReauthError } from "./auth_status.ts";
 
+// The middleware loads the engine with this fetch, through this module: one lazy load.
+export { createEngine } from "./_engine.ts";
+
 /** Wraps `next` so every request is authorized by `engine`. */
 export function authorizingFetch(engine: Engine, next: FetchLike): FetchLike {
   return async (input, init) => {

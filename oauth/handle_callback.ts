@@ -15,6 +15,9 @@ import { type FetchLike, oauthError } from "./_util.ts";
 import { recordingFetch } from "./recording_fetch.ts";
 import { createSecrets } from "../protocol/secrets.ts";
 
+// What the middleware's callback path needs with it, in the same lazy load.
+export { oauthError };
+
 /**
  * The callback as a URL: a full URL as it is, a bare query (with or without `?`) on a
  * placeholder origin.
@@ -82,11 +85,7 @@ export async function handleCallback(
   checkKeys(options, ["store", "fetch", "client", "mcpClient", "now"], "handleCallback options");
   const url = callbackUrl(callback);
   // The OAuth libraries load on first use, not with the package.
-  const [{ callbackState }, { chooseAuthMethod }, { exchangeCode }] = await Promise.all([
-    import("./authorize.ts"),
-    import("./client_auth.ts"),
-    import("./_interactive.ts"),
-  ]);
+  const { callbackState, chooseAuthMethod, exchangeCode } = await import("./_interactive.ts");
   const state = callbackState(url);
   const pending = state === undefined ? undefined : await options.store.getPending(state);
   if (pending === undefined) {

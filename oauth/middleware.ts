@@ -115,9 +115,9 @@ export function middleware(
   let engine: Engine | undefined;
   let loading: Promise<typeof import("./_authorizing_fetch.ts")> | undefined;
   const load = () =>
-    loading ??= Promise.all([import("./_engine.ts"), import("./_authorizing_fetch.ts")]).then(
-      ([{ createEngine }, authorizing]) => {
-        engine ??= createEngine(grant, store, () => wrapped, observers, auth);
+    loading ??= import("./_authorizing_fetch.ts").then(
+      (authorizing) => {
+        engine ??= authorizing.createEngine(grant, store, () => wrapped, observers, auth);
         return authorizing;
       },
       (error) => {
@@ -167,10 +167,7 @@ export function middleware(
   wrap.handleCallback = (callback) => redacted(completeCallback(callback));
   const completeCallback = async (callback: string | URL) => {
     // The callback's reader loads with the first callback, as the engine with the first request.
-    const [{ callbackUrl, handleCallback }, { oauthError }] = await Promise.all([
-      import("./handle_callback.ts"),
-      import("./_util.ts"),
-    ]);
+    const { callbackUrl, handleCallback, oauthError } = await import("./handle_callback.ts");
     const url = callbackUrl(callback);
     secrets.add(url.searchParams.get("code") ?? undefined);
     // Only a loaded engine can have an authorization waiting for this callback.
