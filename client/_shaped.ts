@@ -8,7 +8,7 @@
  */
 
 import type { Task } from "../protocol/tasks.ts";
-import type { ShapedResult } from "../governance/shape.ts";
+import { type ShapedResult, shapeResult } from "../governance/shape.ts";
 import type { ShapeCallOptions, ToolCallOptions } from "./request_options.ts";
 import type { ToolResult } from "./shapes.ts";
 import type { ShapingKit } from "./_shaping_types.ts";
@@ -82,8 +82,6 @@ export async function shaped(
   // Without task: "return" the call resolves with a result (a task is awaited to its end).
   const result = await call(name, args, rest);
   if (spill === undefined) {
-    // The shaping code is loaded by the first shaped call, not by the client.
-    const { shapeResult } = await import("../governance/shape.ts");
     return shapeResult(result as ToolResult, { maxChars: budget });
   }
   const { spillResult, spillStoreOf } = await import("./spill.ts");
