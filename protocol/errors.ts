@@ -3,8 +3,10 @@
  * the package (the entries name only the class, its guard and its kinds), the errors made
  * from what failed outside the client: the stable `reason` of a JSON-RPC error the server
  * returned, derived from its code (protocol.md §1.6), the one error for an answer that is
- * not a JSON-RPC message whatever carried it, and the error of a package loaded on first use
- * (`eventsource-parser`, the OAuth libraries) that does not load.
+ * not a JSON-RPC message whatever carried it, the error of a package loaded on first use
+ * (`eventsource-parser`, the OAuth libraries) that does not load, the error of what the
+ * caller's signal cancelled, and any other failure made an `McpError`. (Every layer raises
+ * these in the same words; the layers loaded on first use share this module with the start.)
  *
  * @module
  */
@@ -259,4 +261,34 @@ export function dependencyMissing(what: string, needed: string, error: unknown):
     `Cannot ${needed}: ${what} failed to load${words === "" ? "" : ` (${words})`}`,
     { kind: "transport", reason: "dependency_missing", cause: error },
   );
+}
+
+/**
+ * The error of something the caller's signal cancelled: kind `cancelled`, reason `aborted`,
+ * with the signal's reason as the cause.
+ *
+ * @param what What was cancelled (a method, or a client method's name).
+ * @param signal The signal that aborted.
+ * @returns The error.
+ */
+export function cancelledError(what: string, signal: AbortSignal | undefined): McpError {
+  return new McpError(`${what} was cancelled`, {
+    kind: "cancelled",
+    reason: "aborted",
+    cause: signal?.reason,
+  });
+}
+
+/**
+ * `error` itself when it is an `McpError`, else a kind `transport` error with `message` and
+ * `reason` that has `error` as its cause.
+ *
+ * @param error What was thrown.
+ * @param message The message of a new error.
+ * @param reason The reason of a new error.
+ * @returns An `McpError`.
+ */
+export function asMcpError(error: unknown, message: string, reason: string): McpError {
+  if (isMcpError(error)) return error;
+  return new McpError(message, { kind: "transport", reason, cause: error });
 }

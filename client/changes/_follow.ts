@@ -7,9 +7,8 @@
  * @module
  */
 
-import { McpError } from "../../protocol/errors.ts";
+import { cancelledError, McpError } from "../../protocol/errors.ts";
 import { startTimer, type Timer } from "../../clock/timer.ts";
-import { cancelledError } from "../_errors.ts";
 import type { Era } from "../../protocol/versions.ts";
 
 /**

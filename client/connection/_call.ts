@@ -11,10 +11,9 @@
  * @module
  */
 
-import { McpError } from "../../protocol/errors.ts";
+import { cancelledError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { startTimer, type Timer } from "../../clock/timer.ts";
-import { cancelledError } from "../_errors.ts";
 import type { Progress } from "../types.ts";
 
 /**

@@ -9,12 +9,11 @@
  * @module
  */
 
-import { isMcpError, McpError } from "../../protocol/errors.ts";
+import { cancelledError, isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { backoffDelay, delay } from "../_async.ts";
 import type { ConnectionState, Outgoing } from "./_state.ts";
 import { negotiateContext, restoreLogLevel, sendOn } from "./_steps.ts";
-import { cancelledError } from "../_errors.ts";
 import type { LinkHandle, Negotiated } from "./_link.ts";
 import { renewLegacySession } from "./negotiate.ts";
 

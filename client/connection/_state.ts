@@ -15,7 +15,7 @@
  */
 
 import { attemptCount, startTimer, type Timer } from "../../clock/timer.ts";
-import { McpError } from "../../protocol/errors.ts";
+import { cancelledError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { LogLevel } from "../../protocol/meta.ts";
 import type { Era } from "../../protocol/versions.ts";
@@ -24,7 +24,6 @@ import type { ResolvedOptions } from "../_resolve_options.ts";
 import type { ClientState, RequestOptions } from "../types.ts";
 import { capabilitiesFor } from "../handler/capabilities.ts";
 import type { LinkHandle, Negotiated } from "./_link.ts";
-import { cancelledError } from "../_errors.ts";
 import { counted } from "../../transports/census.ts";
 
 /** Request options the client's own methods add. */

@@ -6,10 +6,10 @@
  * @module
  */
 
+import { asMcpError } from "../../protocol/errors.ts";
 import type { McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
-import { asMcpError } from "../_errors.ts";
 import { acceptResult, declaresTasks } from "../handler/input.ts";
 import { capabilitiesFor } from "../handler/capabilities.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";

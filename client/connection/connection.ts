@@ -18,11 +18,18 @@ import {
   createConnectionState,
 } from "./_state.ts";
 import { createDispatcher, type Dispatcher } from "./_dispatch.ts";
-import { notReadyError } from "../_errors.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
-import type { ClientStatus, ServerInfo } from "../types.ts";
+import type { ClientState, ClientStatus, ServerInfo } from "../types.ts";
 
 export type { ConnectionEvents, ConnectionRequestOptions } from "./_state.ts";
+
+/** The error of a call that needs a ready connection: kind `unavailable`, reason `not_ready`. */
+function notReadyError(state: ClientState): McpError {
+  return new McpError(`The client is not ready (${state})`, {
+    kind: "unavailable",
+    reason: "not_ready",
+  });
+}
 
 /** Options of {@linkcode Connection.stream}. */
 export interface StreamOptions {

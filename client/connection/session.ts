@@ -7,6 +7,8 @@
  */
 
 import {
+  asMcpError,
+  cancelledError,
   malformedAnswer,
   McpError,
   serverErrorReason,
@@ -26,7 +28,6 @@ import {
 } from "../../protocol/jsonrpc.ts";
 import type { SendOptions } from "../../transports/transport.ts";
 import { counted } from "../../transports/census.ts";
-import { asMcpError, cancelledError } from "../_errors.ts";
 import { Call, type CallCore, deadlineClock, lateAnswers } from "./_call.ts";
 import type { Progress, RequestOptions } from "../types.ts";
 import type { TraceScope } from "../../tracing/hooks.ts";

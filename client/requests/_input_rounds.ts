@@ -8,12 +8,11 @@
  */
 
 import type { HandlerContext } from "../../protocol/capabilities.ts";
-import { isMcpError, McpError } from "../../protocol/errors.ts";
+import { cancelledError, isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { type InputRequest, parseInputRequired, retryParams } from "../../protocol/mrtr_rounds.ts";
 import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
 import { clearTimer, startTimer } from "../../clock/timer.ts";
-import { cancelledError } from "../_errors.ts";
 import { isObject, put } from "../_json.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import { answerInput, inputKind, inputProblem } from "../handler/answer.ts";

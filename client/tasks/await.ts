@@ -14,11 +14,10 @@
  * @module
  */
 
-import { isMcpError, McpError } from "../../protocol/errors.ts";
+import { cancelledError, isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { isExpired, type Task } from "../../protocol/tasks.ts";
 import { clearTimer, serverDelay, startTimer } from "../../clock/timer.ts";
-import { cancelledError } from "../_errors.ts";
 import { isObject } from "../_json.ts";
 import { invalid } from "../requests/_checks.ts";
 import { answerAll } from "../requests/_input_rounds.ts";
