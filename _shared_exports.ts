@@ -33,6 +33,7 @@ export {
 export * from "./protocol/headers.ts";
 export * from "./protocol/param_headers.ts";
 export * from "./protocol/jsonrpc.ts";
+export { decodeMessage } from "./protocol/decode.ts";
 export * from "./protocol/meta.ts";
 export * from "./protocol/negotiation.ts";
 export * from "./protocol/trace_context.ts";

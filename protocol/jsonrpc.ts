@@ -1,5 +1,5 @@
 /**
- * JSON-RPC 2.0 message shapes, guards, and a strict decoder for one message.
+ * JSON-RPC 2.0 message shapes and guards, and what the decoder (`decode.ts`) answers.
  *
  * @module
  */
@@ -183,66 +183,3 @@ export type DecodeResult =
      */
     id?: string | number;
   };
-
-/**
- * Decodes one JSON-RPC message from text or from an already-parsed value. Never throws:
- * bad input gives `{ ok: false, reason }`. Batches, `id: null` on requests, a wrong
- * `jsonrpc` member and non-object payloads are refused.
- *
- * @param input JSON text, or a parsed value.
- * @returns The message, or why it was refused.
- *
- * @example
- * ```ts
- * import { decodeMessage } from "./jsonrpc.ts";
- *
- * const good = decodeMessage('{"jsonrpc":"2.0","id":1,"result":{}}');
- * if (!good.ok) throw new Error("expected a message");
- * const batch = decodeMessage("[]");
- * if (batch.ok || batch.reason !== "batch") throw new Error("expected a refusal");
- * ```
- */
-export function decodeMessage(input: unknown): DecodeResult {
-  let value = input;
-  if (typeof input === "string") {
-    try {
-      value = JSON.parse(input);
-    } catch {
-      return { ok: false, reason: "not_json", detail: "the text is not JSON" };
-    }
-  }
-  if (Array.isArray(value)) {
-    return { ok: false, reason: "batch", detail: "batches are not part of MCP" };
-  }
-  if (!isObject(value)) {
-    return { ok: false, reason: "not_object", detail: "a message must be a JSON object" };
-  }
-  if (value.jsonrpc === "2.0" && (isResult(value) || isRequest(value))) {
-    // The common messages first, with nothing allocated for a refusal they do not get.
-    return { ok: true, message: value as JsonRpcMessage };
-  }
-  const answers = value.method === undefined &&
-      (typeof value.id === "string" || typeof value.id === "number")
-    ? { id: value.id }
-    : {};
-  if (value.jsonrpc !== "2.0") {
-    return {
-      ok: false,
-      reason: "bad_version",
-      detail: 'the "jsonrpc" member must be "2.0"',
-      ...answers,
-    };
-  }
-  if (typeof value.method === "string" && value.id === null) {
-    return { ok: false, reason: "null_id", detail: "a request id must not be null" };
-  }
-  if (isRequest(value) || isNotification(value) || isResult(value) || isErrorResponse(value)) {
-    return { ok: true, message: value as JsonRpcMessage };
-  }
-  return {
-    ok: false,
-    reason: "bad_shape",
-    detail: "not a request, notification or response",
-    ...answers,
-  };
-}

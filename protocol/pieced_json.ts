@@ -22,7 +22,8 @@
  * @module
  */
 
-import { decodeMessage, type DecodeResult } from "./jsonrpc.ts";
+import type { DecodeResult } from "./jsonrpc.ts";
+import { decodeMessage } from "./decode.ts";
 import { Bytes, free } from "./_bytes_buffer.ts";
 import { fill } from "./_placeholders.ts";
 

@@ -23,6 +23,10 @@ import { toolHeaders } from "./_tool_headers.ts";
 import { httpCacheTarget } from "./cache_target.ts";
 import type { TransportLink, TransportSink } from "./transport.ts";
 
+// The transport's secrets load with it, in one lazy load (a tracer asking for them first loads
+// the core a little before the first open).
+export { forwardTokens, madeSecrets } from "./_http_secrets.ts";
+
 /** What the transport's shell hands its core: checked options and live credentials. */
 export interface HttpShell {
   /** The MCP endpoint. */

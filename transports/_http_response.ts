@@ -7,8 +7,8 @@
  */
 
 import { malformedAnswer } from "../protocol/errors.ts";
+import { decodeMessage } from "../protocol/decode.ts";
 import {
-  decodeMessage,
   isErrorResponse,
   isNotification,
   isRequest,

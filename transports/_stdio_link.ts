@@ -8,7 +8,8 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { decodeMessage, type DecodeResult, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
+import type { DecodeResult, JsonRpcMessage } from "../protocol/jsonrpc.ts";
+import { decodeMessage } from "../protocol/decode.ts";
 import { sanitizeText } from "../protocol/text.ts";
 import {
   type ChildProcess,

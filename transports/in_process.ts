@@ -7,7 +7,8 @@
  */
 
 import { McpError } from "../protocol/errors.ts";
-import { decodeMessage, type JsonRpcMessage } from "../protocol/jsonrpc.ts";
+import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
+import { decodeMessage } from "../protocol/decode.ts";
 import type { Transport, TransportLink, TransportSink } from "./transport.ts";
 import { localName } from "../cache/digest.ts";
 

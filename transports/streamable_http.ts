@@ -245,9 +245,9 @@ export function streamableHttp(
   }
   const headers = staticHeaders(options.headers);
   // Every credential the transport holds or sends is kept out of what the server writes. Its
-  // secrets are made (`_http_secrets.ts`) when it first opens, or when a tracer asks for them
-  // (`heldSecrets`), before anything is sent or written: until then the configured credentials
-  // wait here, each one `auth` has held.
+  // secrets are made (`_http_secrets.ts`, which loads with the core) when it first opens, or
+  // when a tracer asks for them (`heldSecrets`), before anything is sent or written: until then
+  // the configured credentials wait here, each one `auth` has held.
   let secrets: TransportSecrets | undefined;
   let making: Promise<TransportSecrets> | undefined;
   const pending: HttpAuth[] = [auth];
@@ -255,9 +255,9 @@ export function streamableHttp(
     if (secrets !== undefined) secrets.pin(next);
     else if (pending.push(next) > MAX_PENDING) pending.shift();
   };
-  const parts = () => import("./_http_secrets.ts");
+  const coreModule = () => import("./_http_core.ts");
   const makeSecrets = () =>
-    making ??= parts().then(({ madeSecrets }) =>
+    making ??= coreModule().then(({ madeSecrets }) =>
       secrets ??= madeSecrets(headers, options.fetch, pending.splice(0))
     );
   const observers = new Set<TokenObserver>();
@@ -279,8 +279,8 @@ export function streamableHttp(
   let core: HttpCore | undefined;
   let loading: Promise<HttpCore> | undefined;
   const load = (): Promise<HttpCore> =>
-    loading ??= Promise.all([import("./_http_core.ts"), makeSecrets(), parts()]).then((
-      [{ httpCore }, made, { forwardTokens }],
+    loading ??= Promise.all([coreModule(), makeSecrets()]).then((
+      [{ httpCore, forwardTokens }, made],
     ) => core ??= httpCore({ ...shell, secrets: made, forward: forwardTokens(observers) }));
   const oauthForm = () => oauthOptionsOf(auth) !== undefined;
   const notOAuth = () =>

@@ -17,21 +17,21 @@ import {
 } from "./_budget.ts";
 
 /** The most local modules each entry may load with it (`deno info --json`, value imports). */
-const STATIC_BUDGET = { "mod.ts": 80, "http.ts": 65 };
+const STATIC_BUDGET = { "mod.ts": 81, "http.ts": 66 };
 
 /**
  * The most local modules a real process may load through a plain stdio connect + calls under
  * each entry (recorded under Bun, dynamic imports that ran included; `http.ts` is given the
  * stdio transport as a transport target).
  */
-const LOADED_BUDGET = { "mod.ts": 88, "http.ts": 87 };
+const LOADED_BUDGET = { "mod.ts": 89, "http.ts": 88 };
 
 /**
  * What a plain `http.ts` connect + call may ship at start, minified and gzipped, in bytes.
  * The minified size is the same on every build; gzip's varies by a few bytes with the chunks'
  * names (hashes), so its number is the largest of several builds plus three.
  */
-const BUNDLE_BUDGET = { start: 84_024, gzip: 31_147 };
+const BUNDLE_BUDGET = { start: 83_042, gzip: 30_815 };
 
 /** The task machinery: what runs a call as a task and waits for it. */
 const TASK_MACHINERY = [

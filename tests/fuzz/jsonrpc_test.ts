@@ -2,13 +2,8 @@
 // failure with a known reason, and the decoder never throws.
 import fc from "fast-check";
 import { assert, assertEquals } from "../_harness.ts";
-import {
-  decodeMessage,
-  isErrorResponse,
-  isNotification,
-  isRequest,
-  isResult,
-} from "../../protocol/jsonrpc.ts";
+import { isErrorResponse, isNotification, isRequest, isResult } from "../../protocol/jsonrpc.ts";
+import { decodeMessage } from "../../protocol/decode.ts";
 import { fuzz } from "./_fuzz.ts";
 
 const REASONS = ["not_json", "batch", "not_object", "bad_version", "null_id", "bad_shape"];

@@ -1,11 +1,6 @@
 import { assert, assertEquals, test } from "../_harness.ts";
-import {
-  decodeMessage,
-  isErrorResponse,
-  isNotification,
-  isRequest,
-  isResult,
-} from "../../protocol/jsonrpc.ts";
+import { isErrorResponse, isNotification, isRequest, isResult } from "../../protocol/jsonrpc.ts";
+import { decodeMessage } from "../../protocol/decode.ts";
 
 test("guards tell the four message kinds apart", () => {
   const request = { jsonrpc: "2.0", id: 1, method: "tools/list" };

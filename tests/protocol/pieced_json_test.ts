@@ -4,7 +4,8 @@
 // raw UTF-8 broken anywhere, numbers with exponents, blanks, a byte-order mark), mutated into
 // invalid ones, and cut into chunks anywhere, with long strings from any length on.
 import fc from "fast-check";
-import { decodeMessage, type DecodeResult } from "../../protocol/jsonrpc.ts";
+import type { DecodeResult } from "../../protocol/jsonrpc.ts";
+import { decodeMessage } from "../../protocol/decode.ts";
 import { LONG_STRING, piecedReader } from "../../protocol/pieced_json.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
 

@@ -2,7 +2,7 @@
 // recognized modern error is never read as legacy evidence.
 import fc from "fast-check";
 import { assert, assertEquals, test } from "../_harness.ts";
-import { decodeMessage } from "../../protocol/jsonrpc.ts";
+import { decodeMessage } from "../../protocol/decode.ts";
 import { classifyProbe, type ProbeOutcome, type Verdict } from "../../protocol/negotiation.ts";
 import { decodeHeaderValue, encodeHeaderValue } from "../../protocol/headers.ts";
 import { mcpHeaderDeclarations } from "../../protocol/param_headers.ts";

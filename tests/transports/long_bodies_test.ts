@@ -4,7 +4,7 @@
 // as before, named by its first bytes; and over real HTTP on 127.0.0.1.
 import { Hono } from "hono";
 import { isMcpError } from "../../protocol/errors.ts";
-import { decodeMessage } from "../../protocol/jsonrpc.ts";
+import { decodeMessage } from "../../protocol/decode.ts";
 import { serve } from "../../runtime/serve.ts";
 import { readBoundedAnswer } from "../../transports/_long_body.ts";
 import { LONG_MESSAGE } from "../../transports/_bytes.ts";

@@ -1,7 +1,8 @@
 // Lines past 1 MiB read as messages from their bytes (the pieced reader, loaded on first
 // need): the same message as a whole line gives, the limit as exact as ever, a refused line
 // named by its first bytes; and over a real process pipe.
-import { decodeMessage, type DecodeResult } from "../../protocol/jsonrpc.ts";
+import type { DecodeResult } from "../../protocol/jsonrpc.ts";
+import { decodeMessage } from "../../protocol/decode.ts";
 import { lineSplitter } from "../../transports/_lines.ts";
 import { loadLong, LONG_MESSAGE } from "../../transports/_bytes.ts";
 import { stdio } from "../../transports/stdio.ts";

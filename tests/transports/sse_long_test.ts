@@ -6,7 +6,8 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { Hono } from "hono";
 import { isMcpError } from "../../protocol/errors.ts";
-import { decodeMessage, type DecodeResult } from "../../protocol/jsonrpc.ts";
+import type { DecodeResult } from "../../protocol/jsonrpc.ts";
+import { decodeMessage } from "../../protocol/decode.ts";
 import { serve } from "../../runtime/serve.ts";
 import { LONG_MESSAGE } from "../../transports/_bytes.ts";
 import { type SseEvent, SseReader } from "../../transports/_sse.ts";
