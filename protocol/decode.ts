@@ -15,10 +15,6 @@ import {
   type JsonRpcMessage,
 } from "./jsonrpc.ts";
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Decodes one JSON-RPC message from text or from an already-parsed value. Never throws:
  * bad input gives `{ ok: false, reason }`. Batches, `id: null` on requests, a wrong
@@ -49,18 +45,19 @@ export function decodeMessage(input: unknown): DecodeResult {
   if (Array.isArray(value)) {
     return { ok: false, reason: "batch", detail: "batches are not part of MCP" };
   }
-  if (!isObject(value)) {
+  if (typeof value !== "object" || value === null) {
     return { ok: false, reason: "not_object", detail: "a message must be a JSON object" };
   }
-  if (value.jsonrpc === "2.0" && (isResult(value) || isRequest(value))) {
+  const object = value as JsonObject;
+  if (object.jsonrpc === "2.0" && (isResult(object) || isRequest(object))) {
     // The common messages first, with nothing allocated for a refusal they do not get.
-    return { ok: true, message: value as JsonRpcMessage };
+    return { ok: true, message: object as JsonRpcMessage };
   }
-  const answers = value.method === undefined &&
-      (typeof value.id === "string" || typeof value.id === "number")
-    ? { id: value.id }
+  const answers = object.method === undefined &&
+      (typeof object.id === "string" || typeof object.id === "number")
+    ? { id: object.id }
     : {};
-  if (value.jsonrpc !== "2.0") {
+  if (object.jsonrpc !== "2.0") {
     return {
       ok: false,
       reason: "bad_version",
@@ -68,11 +65,11 @@ export function decodeMessage(input: unknown): DecodeResult {
       ...answers,
     };
   }
-  if (typeof value.method === "string" && value.id === null) {
+  if (typeof object.method === "string" && object.id === null) {
     return { ok: false, reason: "null_id", detail: "a request id must not be null" };
   }
-  if (isRequest(value) || isNotification(value) || isResult(value) || isErrorResponse(value)) {
-    return { ok: true, message: value as JsonRpcMessage };
+  if (isRequest(object) || isNotification(object) || isResult(object) || isErrorResponse(object)) {
+    return { ok: true, message: object as JsonRpcMessage };
   }
   return {
     ok: false,

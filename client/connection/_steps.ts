@@ -6,8 +6,7 @@
  * @module
  */
 
-import { asMcpError } from "../../protocol/errors.ts";
-import type { McpError } from "../../protocol/errors.ts";
+import { asMcpError, type McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import type { Era } from "../../protocol/versions.ts";
 import { acceptResult, declaresTasks } from "../handler/input.ts";
