@@ -21,10 +21,6 @@ import { processTokenResponse } from "./token_response.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
 import type { AuthTracker } from "./auth_status.ts";
 
-// `handleCallback` loads these with the flow, in one lazy load.
-export { callbackState } from "./authorize.ts";
-export { chooseAuthMethod };
-
 /** An authorization waiting for its response, by `state`. */
 export interface Waiter {
   key: TokenKey;

@@ -9,8 +9,9 @@
  * @module
  */
 
+import { importPKCS8 } from "jose";
 import type { AuthorizationServerMetadata } from "./server_metadata.ts";
-import type { TokenClient } from "./client_auth.ts";
+import { chooseAuthMethod, type TokenClient } from "./client_auth.ts";
 import { oauthError } from "./_util.ts";
 
 export { checkClientCredentials } from "./options_check.ts";
@@ -43,8 +44,6 @@ export async function tokenClient(
   credentials: ClientCredentials,
   metadata: AuthorizationServerMetadata,
 ): Promise<TokenClient> {
-  // Loaded on first use: the credentials' check above loads no OAuth library.
-  const { chooseAuthMethod } = await import("./client_auth.ts");
   if (credentials.assertion !== undefined && credentials.privateKey === undefined) {
     const method = credentials.tokenEndpointAuthMethod ??
       (credentials.clientSecret === undefined
@@ -59,10 +58,7 @@ export async function tokenClient(
     try {
       key = typeof credentials.privateKey === "string"
         // (as CryptoKey: jose's type is Node's when @types/node is in the graph)
-        ? await (await import("jose")).importPKCS8(
-          credentials.privateKey,
-          algorithm,
-        ) as unknown as CryptoKey
+        ? await importPKCS8(credentials.privateKey, algorithm) as unknown as CryptoKey
         : credentials.privateKey;
     } catch {
       throw oauthError(

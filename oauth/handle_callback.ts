@@ -14,6 +14,9 @@ import type { TokenStore } from "./store.ts";
 import { type FetchLike, oauthError } from "./_util.ts";
 import { recordingFetch } from "./recording_fetch.ts";
 import { createSecrets } from "../protocol/secrets.ts";
+import { callbackState } from "./authorize.ts";
+import { chooseAuthMethod } from "./client_auth.ts";
+import { exchangeCode } from "./_interactive.ts";
 
 // What the middleware's callback path needs with it, in the same lazy load.
 export { oauthError };
@@ -84,8 +87,6 @@ export async function handleCallback(
   }
   checkKeys(options, ["store", "fetch", "client", "mcpClient", "now"], "handleCallback options");
   const url = callbackUrl(callback);
-  // The OAuth libraries load on first use, not with the package.
-  const { callbackState, chooseAuthMethod, exchangeCode } = await import("./_interactive.ts");
   const state = callbackState(url);
   const pending = state === undefined ? undefined : await options.store.getPending(state);
   if (pending === undefined) {
