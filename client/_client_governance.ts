@@ -31,7 +31,7 @@ import type { Scope } from "../governance/pipeline.ts";
 import { createGovernance } from "../governance/create.ts";
 import type { GovernanceOptions } from "../governance/options.ts";
 import { taskResults } from "../governance/task_results.ts";
-import { isObject } from "./_json.ts";
+import { isObject } from "../protocol/json.ts";
 import type { ListingMethods } from "./_client_lists.ts";
 import type { ClientCache } from "./changes/cache.ts";
 import { checkCaller, nonEmpty } from "./requests/_checks.ts";

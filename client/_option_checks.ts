@@ -13,7 +13,7 @@ import { DEFAULT_MAX_RETRY_AFTER } from "../clock/timer.ts";
 import type { TraceHooks } from "../tracing/hooks.ts";
 import { lazyTracing } from "../tracing/lazy.ts";
 import type { Backoff } from "./_async.ts";
-import { isObject } from "./_json.ts";
+import { isObject } from "../protocol/json.ts";
 import type { ClientOptions } from "./types.ts";
 
 /** Retry settings after validation. */

@@ -16,7 +16,7 @@ import { checkGovernanceOptions, GOVERNANCE_KEYS } from "../governance/check.ts"
 import type { GovernanceOptions } from "../governance/options.ts";
 import { CLIENT_OPTION_NAMES } from "./option_names.ts";
 import type { Backoff } from "./_async.ts";
-import { isObject } from "./_json.ts";
+import { isObject } from "../protocol/json.ts";
 import { shapeDefaults, type ShapeSettings } from "./shaping.ts";
 import {
   bad,

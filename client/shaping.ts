@@ -25,7 +25,7 @@ import { checkMaxChars, DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from "../governance/s
 import type { ShapedResult, SpillConfig } from "../governance/shape.ts";
 import type { CacheStore } from "../cache/store.ts";
 import { lazyStore } from "../cache/lazy_store.ts";
-import { isObject } from "./_json.ts";
+import { isObject } from "../protocol/json.ts";
 
 export type { SpillConfig } from "../governance/shape.ts";
 import type {

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { isObject } from "./json.ts";
+
 /** What a probe response body turned out to hold. */
 export type ProbeBody =
   | { type: "empty" }
@@ -16,10 +18,6 @@ export type ProbeBody =
 const EMPTY: ProbeBody = { type: "empty" };
 const NOT_JSON: ProbeBody = { type: "not_json" };
 const NOT_JSONRPC: ProbeBody = { type: "not_jsonrpc" };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Reads a decoded JSON value as a JSON-RPC response. Lenient about the `jsonrpc` member and

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { isObject } from "./json.ts";
+
 /**
  * A validated `server/discover` result, normalised by {@linkcode parseDiscoverResult}.
  *
@@ -32,10 +34,6 @@ export interface DiscoverResult {
 export type DiscoverParse =
   | { ok: true; result: DiscoverResult }
   | { ok: false; reason: string };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Whether a result claims to be a `DiscoverResult`: an object with a `resultType` or a

@@ -1,10 +1,12 @@
 /**
- * Private: the JSON object helpers the client's modules share.
+ * The JSON object helpers the protocol's readers and the client's modules share: what every
+ * reader of a message asks first (is this an object?), and a write that takes any key.
  *
  * @module
  */
 
-import type { JsonObject } from "../protocol/jsonrpc.ts";
+/** A JSON object, as read off the wire (its values not yet checked). */
+type JsonObject = Record<string, unknown>;
 
 /**
  * Whether `value` is a JSON object (not `null`, not an array).

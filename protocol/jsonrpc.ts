@@ -4,6 +4,8 @@
  * @module
  */
 
+import { isObject } from "./json.ts";
+
 /** A request or response id. Never `null` on a request. */
 export type JsonRpcId = string | number;
 
@@ -87,10 +89,6 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
 } as const;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isId(value: unknown): value is JsonRpcId {
   return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));

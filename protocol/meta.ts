@@ -5,6 +5,8 @@
  * @module
  */
 
+import { isObject } from "./json.ts";
+
 /** `_meta` key: the protocol version of this request (required in the modern era). */
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 /** `_meta` key: the client capabilities declared for this request (required). */
@@ -95,10 +97,6 @@ export interface MetaInput {
   tracestate?: string;
   /** W3C `baggage`. */
   baggage?: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { isObject } from "./json.ts";
+
 /** The input request methods a server may put in `inputRequests`. */
 export const INPUT_REQUEST_METHODS: readonly string[] = Object.freeze([
   "sampling/createMessage",
@@ -27,10 +29,6 @@ export interface InputRequired {
   inputRequests?: Record<string, InputRequest>;
   /** The opaque state to echo back exactly (absent when the server sent none). */
   requestState?: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { isObject } from "./json.ts";
 import { decodeProbeBody, type ProbeBody } from "./_probe_body.ts";
 import { isDiscoverShaped, parseDiscoverResult } from "./discover.ts";
 import { McpError } from "./errors.ts";
@@ -37,10 +38,6 @@ const legacy = (): Verdict => ({ verdict: "legacy" });
  */
 export function isModernError(code: unknown): boolean {
   return code === -32020 || code === -32021 || code === -32022;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function fail(message: string, init: ConstructorParameters<typeof McpError>[1]): Verdict {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isObject } from "./json.ts";
 import { encodeHeaderValue } from "./headers.ts";
 import { McpError } from "./errors.ts";
 
@@ -59,10 +60,6 @@ const SCHEMA_ONE_OR_MANY = [
   "anyOf",
   "oneOf",
 ];
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function check(node: Record<string, unknown>, path: string[] | null, where: string): string {
   const name = node[KEYWORD];

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isObject } from "../protocol/json.ts";
 import { McpError } from "../protocol/errors.ts";
 import {
   filterToolsWithValidHeaders,
@@ -26,10 +27,6 @@ export interface ToolHeaders {
 interface ListedTool {
   name: string;
   inputSchema?: unknown;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Makes the bookkeeping of one transport (shared by its links, so it survives reconnects). */

@@ -13,7 +13,7 @@ import { META_CLIENT_CAPABILITIES, META_SUBSCRIPTION_ID } from "../../protocol/m
 import { withTasksExtension } from "../../protocol/tasks_extension.ts";
 import { clearTimer, startTimer, type Timer } from "../../clock/timer.ts";
 import { subscriptionsNotSupported } from "./_follow.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type { Listen, ListenDeps, ListenFilter, Listens, ListFlag } from "./_listen_types.ts";
 
 /** The `_meta` key naming the listen a notification belongs to. */

@@ -13,7 +13,7 @@
  */
 
 import { TASKS_EXTENSION } from "../../protocol/meta.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type { FollowedList, SubscriptionDeps, Subscriptions } from "./subscriptions.ts";
 
 /**

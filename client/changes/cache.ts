@@ -15,7 +15,7 @@ import type { CacheStore } from "../../cache/store.ts";
 import { McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { follow } from "./_follow.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import { checkCallOptions, nonEmpty, requestOptions } from "../requests/_checks.ts";
 import type { fromRetry } from "../requests/mrtr.ts";
 import type { listAll, ListKind, LISTS } from "../requests/pagination.ts";

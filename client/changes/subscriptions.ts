@@ -22,7 +22,7 @@ import type { Era } from "../../protocol/versions.ts";
 import { TASKS_EXTENSION } from "../../protocol/meta.ts";
 import { follow, subscriptionsNotSupported } from "./_follow.ts";
 import { checkOptions, nonEmpty } from "../requests/_checks.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type {
   Listen,
   ListenDeps,

@@ -11,7 +11,7 @@ import { buildMeta, type Implementation, META_SERVER_INFO } from "../../protocol
 import type { ProbeOutcome, Verdict } from "../../protocol/negotiation.ts";
 import { isFatal } from "./_retry.ts";
 import { timeoutSignal } from "../../clock/timer.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
 
 /** What one `server/discover` probe came to. */

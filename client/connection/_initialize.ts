@@ -9,7 +9,7 @@
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import type { Implementation } from "../../protocol/meta.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type { LinkHandle, NegotiateContext, Negotiated } from "./_link.ts";
 import type { Probed } from "./_handshake.ts";
 

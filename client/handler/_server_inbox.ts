@@ -22,7 +22,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type { Era } from "../../protocol/versions.ts";
 import type { ResolvedOptions } from "../_resolve_options.ts";
 

@@ -10,7 +10,7 @@
 
 import type { ClientHandler, HandlerContext } from "../../protocol/capabilities.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 
 /** Why the client cannot answer an input request: the JSON-RPC error a legacy server gets. */
 export interface InputProblem {

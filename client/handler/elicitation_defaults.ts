@@ -7,7 +7,7 @@
  */
 
 import type { ElicitResult } from "../../protocol/capabilities.ts";
-import { isObject, put } from "../_json.ts";
+import { isObject, put } from "../../protocol/json.ts";
 
 /**
  * The elicitation answer to send: for an accepted form, the handler's content with every

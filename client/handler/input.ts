@@ -15,7 +15,7 @@ import { isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { allowsInputRequired } from "../../protocol/mrtr.ts";
 import { META_CLIENT_CAPABILITIES, TASKS_EXTENSION } from "../../protocol/meta.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 
 /**
  * The `input_required` result carried by an error from {@linkcode acceptResult}, if it is one.

@@ -8,7 +8,7 @@
 
 import { McpError } from "../../protocol/errors.ts";
 import { checkKeys } from "../../protocol/option_keys.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import type { CallOptions, RequestOptions } from "../types.ts";
 

@@ -13,7 +13,7 @@ import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { type InputRequest, parseInputRequired, retryParams } from "../../protocol/mrtr_rounds.ts";
 import { META_CLIENT_CAPABILITIES } from "../../protocol/meta.ts";
 import { clearTimer, startTimer } from "../../clock/timer.ts";
-import { isObject, put } from "../_json.ts";
+import { isObject, put } from "../../protocol/json.ts";
 import type { ConnectionRequestOptions } from "../connection/connection.ts";
 import { answerInput, inputKind, inputProblem } from "../handler/answer.ts";
 import type { InputCallOptions, InputContext, Requester } from "./_requester.ts";

@@ -8,7 +8,7 @@
 
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { checkOptions, invalid, requestOptions } from "./_checks.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type { Requester } from "./_requester.ts";
 import type {
   CompleteOptions,

@@ -11,7 +11,7 @@ import { McpError } from "../../protocol/errors.ts";
 import { jsonLength } from "../../protocol/json_length.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { checkOptions, invalid, requestOptions } from "./_checks.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type { Requester } from "./requests.ts";
 import type { ListAllOptions, ListOptions } from "../types.ts";
 

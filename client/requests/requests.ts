@@ -15,7 +15,7 @@ import {
   nonEmpty,
   requestOptions,
 } from "./_checks.ts";
-import { isObject, put } from "../_json.ts";
+import { isObject, put } from "../../protocol/json.ts";
 import { requestWithInput } from "./mrtr.ts";
 import { contentProblem } from "../content.ts";
 import type { InputCallOptions, Requester } from "./_requester.ts";

@@ -8,7 +8,7 @@
 import { McpError, serverErrorReason, withErrorCode } from "../../protocol/errors.ts";
 import { checkKeys } from "../../protocol/option_keys.ts";
 import type { Task } from "../../protocol/tasks.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import { checkMilliseconds } from "../requests/_checks.ts";
 import type { AwaitTaskOptions } from "../types.ts";
 import type { TaskContext } from "./_context.ts";

@@ -18,7 +18,7 @@ import { cancelledError, isMcpError, McpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { isExpired, type Task } from "../../protocol/tasks.ts";
 import { clearTimer, serverDelay, startTimer } from "../../clock/timer.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import { invalid } from "../requests/_checks.ts";
 import { answerAll } from "../requests/_input_rounds.ts";
 import type { AwaitTaskOptions, ToolResult } from "../types.ts";

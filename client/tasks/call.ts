@@ -18,7 +18,7 @@
 
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { isTask, parseTask, type Task } from "../../protocol/tasks.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import { requestOptions } from "../requests/_checks.ts";
 import type { CallOptions, ToolResult } from "../types.ts";
 import { type TaskCallOptions, type TaskContext, taskOf, withTasksMeta } from "./_context.ts";

@@ -10,7 +10,7 @@
 
 import { isMcpError, McpError } from "../../protocol/errors.ts";
 import { TASKS_EXTENSION } from "../../protocol/meta.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type { TaskContext } from "./_context.ts";
 
 /** A legacy tool's `execution.taskSupport` (`"forbidden"` when absent or unknown). */

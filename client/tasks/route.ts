@@ -14,7 +14,7 @@ import { isMcpError } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { checkCallOptions, checkMilliseconds, checkToolCall } from "../requests/_checks.ts";
 import { sendToolCall } from "../requests/requests.ts";
-import { isObject } from "../_json.ts";
+import { isObject } from "../../protocol/json.ts";
 import type { Task } from "../../protocol/tasks.ts";
 import type { CallOptions, TaskMode, ToolCallOptions, ToolResult } from "../types.ts";
 import type { TaskCallOptions, TaskContext } from "./_context.ts";
