@@ -4,7 +4,7 @@
  * from what failed outside the client: the stable `reason` of a JSON-RPC error the server
  * returned, derived from its code (protocol.md §1.6), the one error for an answer that is
  * not a JSON-RPC message whatever carried it, the error of a package loaded on first use
- * (`eventsource-parser`, the OAuth libraries) that does not load, the error of what the
+ * (the OAuth libraries, the schema validator) that does not load, the error of what the
  * caller's signal cancelled, and any other failure made an `McpError`. (Every layer raises
  * these in the same words; the layers loaded on first use share this module with the start.)
  *
@@ -249,8 +249,8 @@ export function malformedAnswer(what: string, failure: AnswerFailure, text?: str
  * The error of a lazy import that failed: kind `transport`, reason `dependency_missing`,
  * with the first line of the runtime's words in the message.
  *
- * @param what What failed to load and what for, e.g. `the "eventsource-parser" package`.
- * @param needed What it is needed for, e.g. `to read the server's event stream`.
+ * @param what What failed to load, e.g. `the OAuth libraries`.
+ * @param needed What it is needed for, e.g. `authorize with the server`.
  * @param error What the import threw.
  * @returns The error.
  */

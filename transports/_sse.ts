@@ -1,19 +1,14 @@
 /**
- * Private: server-sent events read from a streaming HTTP body with `eventsource-parser`,
- * with a maximum event size. Comments (keep-alives) are skipped.
+ * Private: server-sent events read from a streaming HTTP body, with a maximum event size.
+ * Comments (keep-alives) are skipped. The bytes and their limits are read here; the lines and
+ * fields, by the grammar in `_sse_parser.ts`.
  *
- * Every POST answered with an event stream makes one reader, so a reader is one object with
- * its methods on the prototype, and the parsers (ten closures each) are pooled: a parser is
- * reset when its stream ends and serves the next one.
- *
- * `eventsource-parser` loads with the first event stream: a client whose server answers in
- * JSON never loads it (under Deno and Bun, the first npm package a program loads also brings
- * in the runtime's package resolution, about 2 MB of resident memory).
+ * Every POST answered with an event stream makes one reader, so a reader and its parser are
+ * objects with their methods on the prototype.
  *
  * @module
  */
 
-import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
 import { McpError } from "../protocol/errors.ts";
 import {
   type ByteCarry,
@@ -29,7 +24,7 @@ import { byobReader } from "./_http_body.ts";
 import type { LongAnswer } from "./_long_body.ts";
 import type { LongEvent, makeLongEvent } from "./_sse_long.ts";
 import { cancelReader, draining, watchDrain } from "./_sse_drain.ts";
-import { feedParser, loadParser, parserLoaded, returnParser, takeParser } from "./_sse_parser.ts";
+import { type SseMessage, SseParser } from "./_sse_parser.ts";
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -116,7 +111,7 @@ export class SseReader {
   // `ignoreBOM`: Deno's streaming decoder drops a U+FEFF at the start of every chunk, not
   // only of the stream (corrupting data split there); the parser drops the leading one.
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  private parser: EventSourceParser | undefined;
+  private parser: SseParser | undefined;
   /** The bytes of a line no chunk has finished yet (made on first need). */
   private carry: ByteCarry | undefined;
   private readonly ready: SseEvent[] = [];
@@ -147,18 +142,7 @@ export class SseReader {
 
   /** The next event; `undefined` once the body has ended. */
   async next(): Promise<SseEvent | undefined> {
-    if (this.parser === undefined && !this.finished) {
-      if (!parserLoaded()) {
-        try {
-          await loadParser();
-        } catch (error) {
-          this.failed = true;
-          throw error;
-        }
-        if (this.finished) return undefined; // closed meanwhile
-      }
-      this.parser = takeParser(this.limit);
-    }
+    if (this.parser === undefined && !this.finished) this.parser = new SseParser(this, this.limit);
     while (this.ready.length === 0) {
       if (this.finished) return undefined;
       if (this.wantLong) {
@@ -220,7 +204,7 @@ export class SseReader {
   }
 
   /** @internal Parser callback. */
-  onEvent(message: EventSourceMessage): void {
+  onEvent(message: SseMessage): void {
     if (this.handOver !== undefined) {
       this.handOver.data = message.data;
       this.handOver.event = message.event;
@@ -358,14 +342,12 @@ export class SseReader {
   private feed(text: string): void {
     if (text === "" || this.parser === undefined || this.overflow) return;
     this.fed = true;
-    feedParser(this.parser, this, text);
+    this.parser.feed(text);
   }
 
   private release(): void {
     this.carry?.clear();
     this.long = undefined;
-    if (this.parser === undefined) return;
-    returnParser(this.limit, this.parser);
     this.parser = undefined;
   }
 

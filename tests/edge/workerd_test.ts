@@ -153,8 +153,9 @@ test("workerd: a worker using ./http calls a tool on a modern server on 127.0.0.
   }
 }, { timeout: 60_000 });
 
-test("workerd: answers over an event stream load the SSE parser inside the worker", async () => {
-  // The parser is imported on first use: the bundle must carry it, and workerd must run it.
+test("workerd: answers over an event stream are read inside the worker", async () => {
+  // The event stream reader loads with the transport's core: the bundle must carry it, and
+  // workerd must run it.
   await using fixture = await startHttpFixture({ http: { response: "sse" } });
   const mf = await startWorker();
   try {

@@ -6,6 +6,8 @@ import { assert, assertEquals, test } from "../_harness.ts";
 import { isMcpError } from "../../protocol/errors.ts";
 import { parseEventStream } from "../../protocol/_probe_body.ts";
 import { type SseEvent, SseReader } from "../../transports/_sse.ts";
+import { type SseMessage, SseParser } from "../../transports/_sse_parser.ts";
+import { createParser } from "eventsource-parser";
 import { fuzz } from "./_fuzz.ts";
 
 const encoder = new TextEncoder();
@@ -61,9 +63,8 @@ function largestBlock(stream: string): number {
 }
 
 /**
- * Lines of an event stream, well-formed or not. (No U+FEFF: `eventsource-parser` drops one
- * at the start of any chunk it is fed, not only of the stream, so a BOM mid-stream is read
- * differently depending on where the chunks end.)
+ * Lines of an event stream, well-formed or not. (No U+FEFF: the reference parser below drops
+ * one at the start of any chunk it is fed, not only of the stream.)
  */
 const line = fc.oneof(
   fc.constantFrom("", "data:", "data: x", "data:  two spaces", ":comment", "id: 7", "id:", "id"),
@@ -107,6 +108,86 @@ fuzz(
     ),
   0.5,
 );
+
+/** What a parser reported: events, ids and retries, in order. */
+type Reported = (SseMessage | { id: string } | { retry: number })[];
+
+/** What the package `eventsource-parser` (the reference) reports for `pieces`. */
+function reference(pieces: string[]): Reported {
+  const out: Reported = [];
+  const parser = createParser({
+    onEvent: ({ id, event, data }) =>
+      out.push({ data, ...(id === undefined ? {} : { id }), ...(event ? { event } : {}) }),
+    onId: (id) => out.push({ id }),
+    onRetry: (retry) => out.push({ retry }),
+  });
+  for (const piece of pieces) parser.feed(piece);
+  return out;
+}
+
+/** What our grammar reports for `pieces`. */
+function ours(pieces: string[], limit = Infinity): Reported & { overflow?: boolean } {
+  const out: Reported = [];
+  const client = {
+    overflow: false,
+    onEvent: (message: SseMessage) => out.push(message),
+    onId: (id: string) => out.push({ id }),
+    onRetry: (retry: number) => out.push({ retry }),
+  };
+  const parser = new SseParser(client, limit);
+  for (const piece of pieces) parser.feed(piece);
+  return client.overflow ? Object.assign(out, { overflow: true }) : out;
+}
+
+/** `text` cut at `cuts` (positions taken modulo its length). */
+function pieces(text: string, cuts: number[]): string[] {
+  const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+  return [...at, text.length].map((end, i, all) => text.slice(i === 0 ? 0 : all[i - 1], end));
+}
+
+fuzz(
+  "sse: the grammar reports what the reference parser does, however the text is cut",
+  () =>
+    fc.property(
+      fc.oneof(
+        text,
+        // A soup of the characters the grammar looks at, NUL and both line ends included…
+        fc.string({ unit: fc.constantFrom(..."data:event:id:retry: 7\n\r\0x"), maxLength: 80 }),
+        // …and lines the fields above rarely spell, ended every way.
+        fc.array(
+          fc.tuple(
+            fc.constantFrom("id: a\0b", "id:\0", "retry: 12", "retry:1x", "event", "data", ""),
+            ending,
+          ),
+          { maxLength: 12 },
+        ).map((lines) => lines.map(([l, e]) => l + e).join("")),
+      ),
+      fc.array(fc.nat(), { maxLength: 12 }),
+      (stream, cuts) => {
+        const expected = reference([stream]);
+        assertEquals(ours([stream]), expected);
+        assertEquals(ours(pieces(stream, cuts)), expected);
+        assertEquals(reference(pieces(stream, cuts)), expected);
+      },
+    ),
+);
+
+test("sse: the grammar holds an event and its unfinished line to the limit", () => {
+  // 10 characters of data fit a limit of 10, and so does a held line of 10 (prefix and all).
+  assertEquals(ours(["data: 0123456789\n\n"], 10), [{ data: "0123456789" }]);
+  assertEquals(ours(["data: 0123", "456789\n\n"], 10), [{ data: "0123456789" }]);
+  assertEquals(ours(["data: 0123", "4"], 10).overflow, true);
+  // Data lines add up, with the line breaks between them.
+  assertEquals(ours(["data: 01234\ndata: 5678\n\n"], 10), [{ data: "01234\n5678" }]);
+  assertEquals(ours(["data: 01234\ndata: 56789\n\n"], 10).overflow, true);
+  // A line that names no field of ours is skipped, never held: a long comment is no event.
+  assertEquals(ours([":" + "x".repeat(100), "y".repeat(100), "\ndata: a\n\n"], 10), [
+    { data: "a" },
+  ]);
+  assertEquals(ours(["unknown: " + "x".repeat(100) + "\r", "\ndata: b\r\n\r\n"], 10), [
+    { data: "b" },
+  ]);
+});
 
 /** A field value: no line breaks (and no NUL, which voids an `id:`). */
 const value = fc.oneof(
