@@ -4,9 +4,10 @@
  * included), lines become fields, and a blank line dispatches the event the fields made.
  * Bytes, limits on what is held, and long events are the reader's (`_sse.ts`).
  *
- * It is ours rather than a package's: the grammar is a few dozen lines, and under Bun the
- * first package a program imports by name sets up the package resolver, a few MB of resident
- * memory for every client whose server answers with an event stream.
+ * It is ours rather than a package's: the grammar is a few dozen lines, the package cost a
+ * Bun client whose server answers with event streams about 0.7 MB of resident memory, and the
+ * first package a Bun program imports by name also sets up the package resolver (2 to 3 MB).
+ * The tests hold it to `eventsource-parser`, the package it replaced.
  *
  * @module
  */
@@ -49,8 +50,8 @@ function mayMatter(line: string): boolean {
  * An incremental event stream parser. {@linkcode SseParser.feed} takes text in pieces of any
  * size; the events go to the client as their blank lines arrive. An event whose data and
  * unfinished line hold more than `limit` characters sets the client's `overflow`, and the
- * parser takes nothing more until {@linkcode SseParser.reset}. A byte-order mark is dropped at
- * the start of the stream only.
+ * parser takes nothing more. One parser reads one stream: a byte-order mark is dropped at its
+ * start only.
  *
  * @example
  * ```ts ignore
@@ -121,15 +122,6 @@ export class SseParser {
         else if (text.charCodeAt(at) === LF) at++;
       }
     }
-  }
-
-  /** Forgets everything (the stream ended, or a new one starts). */
-  reset(): void {
-    this.line = this.data = "";
-    this.skipping = this.afterCr = false;
-    this.fresh = true;
-    this.dataLines = 0;
-    this.id = this.event = undefined;
   }
 
   /** Keeps the unfinished line at the end of `text` (from `at`) while it may matter. */
