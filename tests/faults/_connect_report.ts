@@ -5,8 +5,9 @@
  * that has no `package.json` to map its packages.
  *
  * Arguments: `<entry URL of mod.ts> stdio <command>` (a stdio server), or
- * `<entry URL of mod.ts> http <url> [legacy|oauth]` (Streamable HTTP; `legacy` pins the era,
- * `oauth` authorizes with client credentials).
+ * `<entry URL of mod.ts> http <url> [legacy|oauth|validate]` (Streamable HTTP; `legacy` pins
+ * the era, `oauth` authorizes with client credentials, `validate` pins the era, validates
+ * arguments and calls the tool `echo` once connected).
  *
  * @module
  */
@@ -21,15 +22,18 @@ const auth = era === "oauth"
 const transport = kind === "stdio"
   ? library.stdio({ command: target })
   : library.streamableHttp(target, { auth });
+const validate = era === "validate";
 const client = library.createClient({
   transport,
-  protocol: era === "legacy" ? "legacy" : "auto",
+  protocol: era === "legacy" || validate ? "legacy" : "auto",
+  ...(validate ? { validate: true } : {}),
   // Retrying would take minutes: a failure that ends connecting at once is the point.
   reconnect: { attempts: 5, initialDelay: 60_000 },
 });
 let report: Record<string, unknown>;
 try {
   await client.ready(30_000);
+  if (validate) await client.callTool("echo", { message: "hi" });
   report = { connected: true };
 } catch (error) {
   const { kind, reason, message } = error as Record<string, unknown>;

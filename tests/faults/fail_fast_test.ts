@@ -6,7 +6,7 @@ import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { stdio } from "../../transports/stdio.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
 import { fetchFailure } from "../../transports/_fetch_failure.ts";
-import { assertEquals, assertMatch, assertStringIncludes, test } from "../_harness.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes, test } from "../_harness.ts";
 import { wrapTransport } from "../client/_helpers.ts";
 import {
   DENO,
@@ -187,6 +187,39 @@ test("fail fast: a copy of the library with no packages at all reads an event st
     const result = await report(NET_ONLY, [copy.entry, "http", url, "legacy"], copy.dir);
     assertEquals(result, { connected: true });
     assertEquals(seen.filter((s) => s.startsWith("POST")).slice(0, 1), ["POST initialize"]);
+  } finally {
+    await server.close();
+  }
+});
+
+test("fail fast: a schema validator that does not load is dependency_missing, and no call goes out", async () => {
+  using copy = libraryCopy();
+  const tool = {
+    name: "echo",
+    inputSchema: { type: "object", properties: { message: { type: "string" } } },
+  };
+  const { server, seen } = await recordingServer((rpc) => {
+    if (rpc?.id === undefined) return new Response(null, { status: 202 });
+    const params = rpc?.params as JsonObject | undefined;
+    const result = rpc?.method === "initialize"
+      ? {
+        protocolVersion: params?.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: "validated", version: "1.0.0" },
+      }
+      : rpc?.method === "tools/list"
+      ? { tools: [tool] }
+      : { content: [{ type: "text", text: "hi" }] };
+    return Response.json({ jsonrpc: "2.0", id: rpc?.id, result });
+  });
+  try {
+    const url = new URL("mcp", server.url).href;
+    const result = await report(NET_ONLY, [copy.entry, "http", url, "validate"], copy.dir);
+    assertEquals([result.kind, result.reason], ["transport", "dependency_missing"]);
+    assertMatch(result.message ?? "", /"@cfworker\/json-schema" package failed to load \(.+\)/);
+    // Connected, then refused at the call, before it went out.
+    assert(seen.includes("POST initialize"), `connected: ${seen.join(", ")}`);
+    assert(!seen.includes("POST tools/call"), "a call went out unvalidated");
   } finally {
     await server.close();
   }
