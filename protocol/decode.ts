@@ -11,9 +11,9 @@ import {
   isNotification,
   isRequest,
   isResult,
-  type JsonObject,
   type JsonRpcMessage,
 } from "./jsonrpc.ts";
+import { isObject } from "./json.ts";
 
 /**
  * Decodes one JSON-RPC message from text or from an already-parsed value. Never throws:
@@ -45,19 +45,18 @@ export function decodeMessage(input: unknown): DecodeResult {
   if (Array.isArray(value)) {
     return { ok: false, reason: "batch", detail: "batches are not part of MCP" };
   }
-  if (typeof value !== "object" || value === null) {
+  if (!isObject(value)) {
     return { ok: false, reason: "not_object", detail: "a message must be a JSON object" };
   }
-  const object = value as JsonObject;
-  if (object.jsonrpc === "2.0" && (isResult(object) || isRequest(object))) {
+  if (value.jsonrpc === "2.0" && (isResult(value) || isRequest(value))) {
     // The common messages first, with nothing allocated for a refusal they do not get.
-    return { ok: true, message: object as JsonRpcMessage };
+    return { ok: true, message: value as JsonRpcMessage };
   }
-  const answers = object.method === undefined &&
-      (typeof object.id === "string" || typeof object.id === "number")
-    ? { id: object.id }
+  const answers = value.method === undefined &&
+      (typeof value.id === "string" || typeof value.id === "number")
+    ? { id: value.id }
     : {};
-  if (object.jsonrpc !== "2.0") {
+  if (value.jsonrpc !== "2.0") {
     return {
       ok: false,
       reason: "bad_version",
@@ -65,11 +64,11 @@ export function decodeMessage(input: unknown): DecodeResult {
       ...answers,
     };
   }
-  if (typeof object.method === "string" && object.id === null) {
+  if (typeof value.method === "string" && value.id === null) {
     return { ok: false, reason: "null_id", detail: "a request id must not be null" };
   }
-  if (isRequest(object) || isNotification(object) || isResult(object) || isErrorResponse(object)) {
-    return { ok: true, message: object as JsonRpcMessage };
+  if (isRequest(value) || isNotification(value) || isResult(value) || isErrorResponse(value)) {
+    return { ok: true, message: value as JsonRpcMessage };
   }
   return {
     ok: false,

@@ -6,7 +6,7 @@
  */
 
 /** A JSON object, as read off the wire (its values not yet checked). */
-type JsonObject = Record<string, unknown>;
+export type JsonObject = Record<string, unknown>;
 
 /**
  * Whether `value` is a JSON object (not `null`, not an array).

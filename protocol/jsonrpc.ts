@@ -4,13 +4,12 @@
  * @module
  */
 
-import { isObject } from "./json.ts";
+import { isObject, type JsonObject } from "./json.ts";
+
+export type { JsonObject };
 
 /** A request or response id. Never `null` on a request. */
 export type JsonRpcId = string | number;
-
-/** A JSON object. */
-export type JsonObject = Record<string, unknown>;
 
 /** A request: it expects a response with the same id. */
 export interface JsonRpcRequest {
