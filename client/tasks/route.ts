@@ -90,6 +90,13 @@ export function routeToolCall(
   return routeLater(ctx, name, args, checked);
 }
 
+/**
+ * `call_rules.ts` once loaded: a legacy server that runs tool tasks has its rule asked at
+ * every call, and a dynamic import costs even once its module is in (Bun makes loader state
+ * for each). Only a load that succeeded is kept, so a failed one is tried again.
+ */
+let rules: typeof import("./call_rules.ts") | undefined;
+
 /** A call that may run as a task, or waits for a legacy handshake first. */
 async function routeLater(
   ctx: TaskContext,
@@ -106,7 +113,7 @@ async function routeLater(
   if (
     task !== undefined ||
     (ctx.requester.era() === "legacy" && serverRunsToolTasks(ctx.serverCapabilities()) &&
-      await (await import("./call_rules.ts")).onlyAsTask(
+      await (rules ??= await import("./call_rules.ts")).onlyAsTask(
         ctx,
         name,
         budget - (Date.now() - started),
@@ -132,5 +139,5 @@ function plainCall(
 /** A `-32021` (the tool must run as a task) said clearly; any other failure as it was. */
 async function taskRequired(name: string, error: unknown): Promise<never> {
   if (!isMcpError(error) || error.code !== -32021) throw error;
-  throw (await import("./call_rules.ts")).taskRequired(name, error);
+  throw (rules ??= await import("./call_rules.ts")).taskRequired(name, error);
 }
