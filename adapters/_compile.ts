@@ -16,7 +16,8 @@ import type { Plan } from "./_plan.ts";
 import { inlineRefs } from "./_refs.ts";
 import { toStrict } from "./_strict.ts";
 import { hiddenInValues, visible, visibleSchema } from "./_visible.ts";
-import { isObject, type JsonSchema } from "./_walk.ts";
+import { isObject } from "../protocol/json.ts";
+import { type JsonSchema } from "./_walk.ts";
 
 /** One tool, compiled for a model API. */
 export interface CompiledTool {

@@ -18,7 +18,7 @@ import { type CompiledTool, compileTools } from "./_compile.ts";
 import { MAX_REMEMBERED } from "./_names.ts";
 import { restore } from "./_plan.ts";
 import { modelText } from "./_result.ts";
-import { isObject } from "./_walk.ts";
+import { isObject } from "../protocol/json.ts";
 import type {
   AdaptedTool,
   AdapterCallOptions,

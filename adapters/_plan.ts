@@ -8,7 +8,7 @@
  * @module
  */
 
-import { isObject } from "./_walk.ts";
+import { isObject } from "../protocol/json.ts";
 
 /** How to map a value of one strict schema back to its original shape. */
 export interface Plan {

@@ -13,7 +13,8 @@
  * @module
  */
 
-import { asSchema, isObject, type JsonSchema, mapSubschemas } from "./_walk.ts";
+import { isObject } from "../protocol/json.ts";
+import { asSchema, type JsonSchema, mapSubschemas } from "./_walk.ts";
 
 /** How many times one reference may be open inside itself before the inlining stops. */
 export const RECURSION_LIMIT = 2;

@@ -9,7 +9,7 @@
 
 import type { ToolResult } from "../protocol/shapes.ts";
 import { shapeResult } from "../governance/shape.ts";
-import { isObject } from "./_walk.ts";
+import { isObject } from "../protocol/json.ts";
 
 /** A tool's answer for a model. */
 export interface ModelText {

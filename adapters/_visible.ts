@@ -12,7 +12,8 @@
  */
 
 import { sanitizeText } from "../protocol/text.ts";
-import { isObject, type JsonSchema, mapSubschemas } from "./_walk.ts";
+import { isObject } from "../protocol/json.ts";
+import { type JsonSchema, mapSubschemas } from "./_walk.ts";
 
 /** The keywords whose strings are prose for the model. */
 const PROSE = ["title", "description", "$comment"];

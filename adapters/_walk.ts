@@ -7,6 +7,8 @@
  * @module
  */
 
+import { isObject } from "../protocol/json.ts";
+
 /** A JSON Schema object (boolean schemas are normalised to objects by {@linkcode asSchema}). */
 export type JsonSchema = Record<string, unknown>;
 
@@ -28,11 +30,6 @@ const ONE = [
 const LIST = ["anyOf", "oneOf", "allOf", "prefixItems"];
 /** Keywords whose value maps names to schemas. */
 const MAP = ["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"];
-
-/** Whether a value is a plain object (not an array, not null). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * A schema as an object: `true` is `{}`, `false` is `{ not: {} }`, anything else that is

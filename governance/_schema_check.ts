@@ -6,17 +6,9 @@
  * @module
  */
 
-const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
+import { isObject } from "../protocol/json.ts";
 
-/**
- * Whether a value is a plain object.
- *
- * @param value The value.
- * @returns `true` for an object that is not an array or `null`.
- */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
 
 /**
  * The value at a JSON pointer.

@@ -16,7 +16,8 @@
 
 import type { Schema, Validator } from "@cfworker/json-schema";
 import { dependencyMissing, McpError } from "../protocol/errors.ts";
-import { isObject, pointer, schemaProblem } from "./_schema_check.ts";
+import { isObject } from "../protocol/json.ts";
+import { pointer, schemaProblem } from "./_schema_check.ts";
 
 /** One way the arguments (or the output) fail the schema. */
 export interface SchemaIssue {

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { isObject } from "./json.ts";
 import { checkField, type FieldOption, type FormField } from "./elicitation_field.ts";
 
 export { checkField } from "./elicitation_field.ts";
@@ -24,9 +25,6 @@ const MAX_TITLE = 200;
 const MAX_DESCRIPTION = 2000;
 
 type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const cap = (text: string, max: number) => text.length > max ? `${text.slice(0, max - 1)}…` : text;
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isObject } from "../../protocol/json.ts";
 import { commentLine, commentText, docBlock } from "./_comment.ts";
 import { camelName, NameBook, pascalName, tsString } from "./_names.ts";
 import { LINE_WIDTH, SchemaCompiler, type TypeAlias, typeLine } from "./_schema.ts";
@@ -54,9 +55,6 @@ const TAKEN = [
   "resultText",
   "structured",
 ];
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * A call `head(args…)tail` on one line at `indent` when it fits the line width, else one

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { isObject } from "../../protocol/json.ts";
 import { commentText, docBlock } from "./_comment.ts";
 import { type NameBook, pascalName, propertyKey } from "./_names.ts";
 import {
@@ -69,9 +70,6 @@ export function typeLine(
   }
   return `${indent}${head}\n${type.members.map((m) => `${indent}  | ${m}`).join("\n")}${tail}`;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The value a JSON pointer (`#/a/b`) names in `root`, or `undefined`. */
 function resolvePointer(root: unknown, ref: string): unknown {

@@ -10,6 +10,7 @@
  */
 
 import type { ElicitResult, HandlerContext } from "../../protocol/capabilities.ts";
+import { isObject } from "../../protocol/json.ts";
 import {
   checkAnswer,
   checkField,
@@ -22,9 +23,6 @@ import type { ElicitationRule } from "../options.ts";
 
 // Nothing the plain client loads is imported here, so bundlers keep this module and the
 // form reader in a chunk of their own, outside what a plain client ships.
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** Terminal escape sequences (CSI, OSC, and the rest), in their 7- and 8-bit forms. */
 const ESCAPES =
   // deno-lint-ignore no-control-regex -- matching ESC is the point

@@ -31,7 +31,7 @@ const LOADED_BUDGET = { "mod.ts": 89, "http.ts": 88 };
  * The minified size is the same on every build; gzip's varies by a few bytes with the chunks'
  * names (hashes), so its number is the largest of several builds plus three.
  */
-const BUNDLE_BUDGET = { start: 82_419, gzip: 30_700 };
+const BUNDLE_BUDGET = { start: 82_425, gzip: 30_694 };
 
 /** The task machinery: what runs a call as a task and waits for it. */
 const TASK_MACHINERY = [
