@@ -17,7 +17,7 @@ import { inlineRefs } from "./_refs.ts";
 import { toStrict } from "./_strict.ts";
 import { hiddenInValues, visible, visibleSchema } from "./_visible.ts";
 import { isObject } from "../protocol/json.ts";
-import { type JsonSchema } from "./_walk.ts";
+import type { JsonSchema } from "./_walk.ts";
 
 /** One tool, compiled for a model API. */
 export interface CompiledTool {

@@ -14,7 +14,7 @@
 import { moveKeywords } from "./_keywords.ts";
 import type { Match, Plan } from "./_plan.ts";
 import { isObject } from "../protocol/json.ts";
-import { type JsonSchema } from "./_walk.ts";
+import type { JsonSchema } from "./_walk.ts";
 
 /** The deepest nesting of schemas strict mode takes. */
 export const STRICT_DEPTH = 10;
