@@ -62,6 +62,31 @@ export function test(name: string, fn: TestFn, options: TestOptions = {}): void 
   });
 }
 
+/**
+ * Settles as `promise` does, or rejects naming `what` (and whatever `detail` then says) when it
+ * has not settled within `ms`: a step that hangs fails as itself, not as the whole test's
+ * timeout.
+ */
+export async function within<T>(
+  ms: number,
+  what: string,
+  promise: Promise<T>,
+  detail: () => string = () => "",
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const more = detail();
+      reject(new AssertionError(`${what}: not done after ${ms} ms${more ? `\n${more}` : ""}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** An assertion failed. */
 export class AssertionError extends Error {
   /** @param message What did not hold. */

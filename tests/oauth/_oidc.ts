@@ -201,6 +201,49 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
   };
 }
 
+/** A browser fixture at work: how far it got, and what it printed when done. */
+export interface BrowserRun {
+  /** Its stderr so far: a line per step it started (tests/fixtures/_chromium.mjs). */
+  log(): string;
+  /** Its JSON line; rejects with its stderr when it fails or outlasts its time. */
+  result: Promise<Record<string, unknown>>;
+}
+
+/**
+ * Runs a browser fixture (`tests/fixtures/<script>`) under Node with Chromium, its stderr
+ * read as it comes. It is stopped (SIGTERM, so playwright closes Chromium) after `ms`.
+ */
+export function runBrowser(script: string, args: string[], ms = 80_000): BrowserRun {
+  const child = spawnProcess({
+    command: "node",
+    args: [join(ROOT, "tests/fixtures", script), ...args, CHROMIUM],
+    cwd: ROOT,
+  });
+  child.stdin.close().catch(() => {});
+  let log = "";
+  const stderr = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr) log += decoder.decode(chunk, { stream: true });
+  })().catch(() => {});
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const result = (async () => {
+    const overdue = new Promise<"overdue">((resolve) => {
+      timer = setTimeout(() => resolve("overdue"), ms);
+    });
+    const done = Promise.all([new Response(child.stdout).text(), child.exited, stderr]);
+    const outcome = await Promise.race([done, overdue]);
+    if (outcome === "overdue") {
+      child.kill("SIGTERM");
+      throw new Error(`the browser (${script}) did not finish in ${ms} ms:\n${log.slice(-2000)}`);
+    }
+    clearTimeout(timer);
+    const [out, status] = outcome;
+    if (status.code !== 0) throw new Error(`the browser (${script}) failed:\n${log.slice(-2000)}`);
+    return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, unknown>;
+  })();
+  return { log: () => log, result };
+}
+
 /**
  * The user approves (or aborts) a device login in Chromium, on the provider's own pages.
  *
@@ -212,23 +255,6 @@ export async function approveDevice(
   login: string,
   options: { abort?: boolean } = {},
 ): Promise<{ pages: string[]; title: string }> {
-  const browser = spawnProcess({
-    command: "node",
-    args: [
-      join(ROOT, "tests/fixtures/device_browser.mjs"),
-      url,
-      login,
-      CHROMIUM,
-      ...(options.abort ? ["--abort"] : []),
-    ],
-    cwd: ROOT,
-  });
-  await browser.stdin.close().catch(() => {});
-  const [out, err, status] = await Promise.all([
-    new Response(browser.stdout).text(),
-    new Response(browser.stderr).text(),
-    browser.exited,
-  ]);
-  if (status.code !== 0) throw new Error(`the browser failed: ${err.slice(-2000)}`);
-  return JSON.parse(out.trim().split("\n").at(-1)!);
+  const run = runBrowser("device_browser.mjs", [url, login, ...(options.abort ? ["--abort"] : [])]);
+  return await run.result as { pages: string[]; title: string };
 }

@@ -14,18 +14,19 @@ import { join } from "node:path";
 import { connectClient } from "../../client/client.ts";
 import { loopbackCallback } from "../../oauth/callback.ts";
 import { type KvLike, kvTokenStore } from "../../oauth/kv_store.ts";
-import { spawnProcess } from "../../runtime/spawn.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
-import { assert, assertEquals, test } from "../_harness.ts";
-import { CHROMIUM, HAVE_BROWSER, NO_BROWSER, startOidc } from "./_oidc.ts";
+import { assert, assertEquals, test, within } from "../_harness.ts";
+import {
+  type BrowserRun,
+  CHROMIUM,
+  HAVE_BROWSER,
+  NO_BROWSER,
+  runBrowser,
+  startOidc,
+} from "./_oidc.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
 const TTL = 4; // seconds: short, so the test sees it expire
 const reconnect = { attempts: 2, initialDelay: 10, maxDelay: 50, jitter: 0 };
-
-async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
-  return await new Response(stream).text();
-}
 
 /** A Kv: Deno.Kv in a temporary directory when this Deno offers it, else one in memory. */
 async function openKv(path: string): Promise<KvLike & { close(): void; kind: string }> {
@@ -51,7 +52,7 @@ test(
   "e2e: oidc-provider + Chromium login, refresh once under 10 calls, tokens reused from Kv",
   async () => {
     assert(HAVE_BROWSER, `Chromium is not at ${CHROMIUM} (apt-get install -y chromium)`);
-    await using oidc = await startOidc(TTL);
+    await using oidc = await within(30_000, "the authorization server starts", startOidc(TTL));
     const { resource, events } = oidc;
     const count = (event: string, grant?: string) =>
       grant === undefined ? oidc.count(event) : oidc.count(event, "grant_type", grant);
@@ -61,6 +62,12 @@ test(
       // 1. First client: the login happens in Chromium, the redirect comes back to 127.0.0.1.
       let kv = await openKv(join(dir, "tokens.db"));
       let logins = 0;
+      let browser: BrowserRun | undefined;
+      // Each step has its own time, and says how far the browser and the server got.
+      const seen = () =>
+        `${browser?.log() ?? "browser: not started\n"}authorization server: ${
+          JSON.stringify(events)
+        }`;
       const transport = streamableHttp(resource, {
         auth: {
           oauth: {
@@ -70,38 +77,38 @@ test(
             clientMetadata: { clientName: "conduit e2e" },
             onAuthorizationUrl: async (url) => {
               logins++;
-              const browser = spawnProcess({
-                command: "node",
-                args: [join(ROOT, "tests/fixtures/oauth_browser.mjs"), url.href, CHROMIUM],
-                cwd: ROOT,
-              });
-              const [out, err, status] = await Promise.all([
-                text(browser.stdout),
-                text(browser.stderr),
-                browser.exited,
-              ]);
-              if (status.code !== 0) throw new Error(`the browser failed: ${err.slice(-2000)}`);
-              const landed = JSON.parse(out.trim().split("\n").at(-1)!);
-              assert(String(landed.landed).endsWith("/callback"), out);
+              browser = runBrowser("oauth_browser.mjs", [url.href]);
+              const landed = await browser.result;
+              assert(String(landed.landed).endsWith("/callback"), JSON.stringify(landed));
             },
           },
         },
       });
-      const client = await connectClient({
-        transport,
-        reconnect,
-        probeTimeout: 60_000,
-        requestTimeout: 60_000,
-      });
-      const first = await client.callTool("echo", { message: "after a real login" });
+      const client = await within(
+        90_000,
+        "connect, with the login in Chromium",
+        connectClient({ transport, reconnect, probeTimeout: 90_000, requestTimeout: 60_000 }),
+        seen,
+      );
+      const first = await within(
+        20_000,
+        "the first call",
+        client.callTool("echo", { message: "after a real login" }),
+        seen,
+      );
       assertEquals(first.content[0].text, "after a real login");
       assertEquals(logins, 1);
       assertEquals([count("registration"), count("grant", "authorization_code")], [1, 1]);
 
       // 2. The access token expires: 10 concurrent calls cause one refresh.
       await new Promise((resolve) => setTimeout(resolve, (TTL - 1) * 1000 + 300));
-      const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => client.callTool("echo", { message: `call ${i}` })),
+      const results = await within(
+        20_000,
+        "10 calls on an expired token",
+        Promise.all(
+          Array.from({ length: 10 }, (_, i) => client.callTool("echo", { message: `call ${i}` })),
+        ),
+        seen,
       );
       assertEquals(
         results.map((r) => r.content[0].text),
@@ -114,24 +121,30 @@ test(
 
       // 3. A new client (a restart) on the same store: no login.
       kv = await openKv(join(dir, "tokens.db"));
-      const again = await connectClient({
-        transport: streamableHttp(resource, {
-          auth: {
-            oauth: {
-              store: kvTokenStore(kv),
-              callback: loopbackCallback(),
-              expirySkew: 1_000,
-              onAuthorizationUrl: () => {
-                throw new Error("a login was asked for although tokens were stored");
+      const again = await within(
+        20_000,
+        "a new client on the stored tokens",
+        connectClient({
+          transport: streamableHttp(resource, {
+            auth: {
+              oauth: {
+                store: kvTokenStore(kv),
+                callback: loopbackCallback(),
+                expirySkew: 1_000,
+                onAuthorizationUrl: () => {
+                  throw new Error("a login was asked for although tokens were stored");
+                },
               },
             },
-          },
+          }),
+          reconnect,
+          probeTimeout: 20_000,
         }),
-        reconnect,
-        probeTimeout: 60_000,
-      });
+        seen,
+      );
       assertEquals(
-        (await again.callTool("echo", { message: "restarted" })).content[0].text,
+        (await within(20_000, "its call", again.callTool("echo", { message: "restarted" }), seen))
+          .content[0].text,
         "restarted",
       );
       await again.close();
@@ -147,5 +160,5 @@ test(
       rmSync(dir, { recursive: true, force: true });
     }
   },
-  { ignore: NO_BROWSER, timeout: 90_000 },
+  { ignore: NO_BROWSER, timeout: 180_000 },
 );
