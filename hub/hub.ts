@@ -12,7 +12,7 @@
  */
 
 import { createNotificationHub } from "../client/changes/notifications.ts";
-import type { ListAllOptions, Tool, ToolCallOptions } from "../client/types.ts";
+import type { ToolCallOptions } from "../client/types.ts";
 import { timeoutSignal } from "../clock/timer.ts";
 import { McpError } from "../protocol/errors.ts";
 import { checkKeys } from "../protocol/option_keys.ts";
@@ -24,9 +24,8 @@ import { governed } from "./_governed.ts";
 import { createTaskOwners } from "./_tasks.ts";
 import { checkHubOptions, namedError } from "./_entry_options.ts";
 import type { CatalogueStore } from "./_stored.ts";
-import type { ToolMatch } from "./search.ts";
-import type { ToolSearch } from "./_tool_search.ts";
-import { CALL_TOOL, META_TOOLS, READ_RESULT, SEARCH_TOOLS } from "./lazy.ts";
+import { createLazyListing } from "./_lazy_listing.ts";
+import { CALL_TOOL, READ_RESULT, SEARCH_TOOLS } from "./lazy.ts";
 import type { CacheStore } from "../cache/store.ts";
 import type { Transport } from "../transports/transport.ts";
 import type {
@@ -38,10 +37,7 @@ import type {
 } from "./types.ts";
 
 export { DEFAULT_CATALOGUE_TTL_MS, DEFAULT_IDLE_MS } from "./_entry_options.ts";
-/** A tool's `_meta` key that keeps it in a lazy hub's listing. */
-export const ALWAYS_LOAD_META = "anthropic/alwaysLoad";
-/** The most tools found by searches that join a lazy hub's listing. */
-const MAX_LOADED = 1_000;
+export { ALWAYS_LOAD_META } from "./_lazy_listing.ts";
 
 function unknown(what: string, name: string, reason: string): McpError {
   return new McpError(`No server of the hub has ${what} "${name}"`, { kind: "not_found", reason });
@@ -188,66 +184,23 @@ export function hub(options: HubOptions): Hub {
   };
 
   // The lazy listing: the meta-tools, the tools to keep loaded, and those found this session.
-  const loaded: string[] = [];
-  const loadedSet = new Set<string>();
-  const keep = (tool: Tool) => {
-    const route = catalogue.toolRoute(tool.name);
-    if (alwaysLoad.has(tool.name) || (route !== undefined && alwaysLoad.has(route.server))) {
-      return true;
-    }
-    const meta = (tool as { _meta?: unknown })._meta;
-    if (
-      typeof meta === "object" && meta !== null &&
-      (meta as Record<string, unknown>)[ALWAYS_LOAD_META] === true
-    ) {
-      return true;
-    }
-    const entry = route === undefined ? undefined : own.get(route.server)?.alwaysLoad;
-    return entry === true || (Array.isArray(entry) && entry.includes(route!.name));
-  };
-  const keepsTools = (server: string) => {
-    const entry = own.get(server)?.alwaysLoad;
-    if (alwaysLoad.has(server) || entry === true || (Array.isArray(entry) && entry.length > 0)) {
-      return true;
-    }
-    const head = `${server}${separator}`;
-    return prefix !== false && [...alwaysLoad].some((name) => name.startsWith(head));
-  };
-  const lazyListing = async (listOptions?: ListAllOptions) => {
-    const shown = META_TOOLS.map((tool) => structuredClone(tool));
-    // What is known now; only servers named to keep tools loaded are started to learn theirs.
-    const all = await steps.tools(listOptions, keepsTools);
-    const kept = all.filter(keep);
-    const keptNames = new Set(kept.map((tool) => tool.name));
-    const byHubName = new Map(all.map((tool) => [tool.name, tool]));
-    const found = loaded.flatMap((name) => {
-      const tool = byHubName.get(name);
-      return tool === undefined || keptNames.has(name) ? [] : [tool];
-    });
-    return [...shown, ...kept, ...found];
-  };
-
-  let searching: Promise<ToolSearch> | undefined;
-  const find = async (query: string, limit: number, view: ListAllOptions): Promise<ToolMatch[]> => {
-    const search = await (searching ??= import("./_tool_search.ts").then((m) =>
-      m.createToolSearch({
-        keeper,
-        catalogue,
-        tools: (listOptions) => steps.tools(listOptions),
-        governed: options.governance !== undefined,
-        entries: planned.map((p) => [p.name, options.servers[p.name]] as const),
-        stopped: () => slots.every((one) => !one.running()),
-        warn,
-      })
-    ));
-    const matches = await search(query, limit, view);
-    for (const match of matches) {
-      if (loadedSet.has(match.name) || loadedSet.size >= MAX_LOADED) continue;
-      loadedSet.add(match.name);
-      loaded.push(match.name);
-    }
-    return matches;
-  };
+  const listing = createLazyListing({
+    catalogue,
+    steps,
+    own,
+    alwaysLoad,
+    prefix: prefix !== false,
+    separator,
+    search: {
+      keeper,
+      catalogue,
+      tools: (listOptions) => steps.tools(listOptions),
+      governed: options.governance !== undefined,
+      entries: planned.map((p) => [p.name, options.servers[p.name]] as const),
+      stopped: () => slots.every((one) => !one.running()),
+      warn,
+    },
+  });
 
   const close = async () => {
     closed = true;
@@ -298,7 +251,7 @@ export function hub(options: HubOptions): Hub {
     },
     async listCatalogue(listOptions) {
       const tools = await steps.tools(listOptions);
-      return { tools, alwaysLoad: tools.filter(keep).map((tool) => tool.name) };
+      return { tools, alwaysLoad: tools.filter(listing.keep).map((tool) => tool.name) };
     },
     async warm() {
       if (keeper === undefined) {
@@ -308,7 +261,7 @@ export function hub(options: HubOptions): Hub {
       await catalogue.tools();
     },
     async listAllTools(listOptions) {
-      const tools = lazy ? await lazyListing(listOptions) : await steps.tools(listOptions);
+      const tools = lazy ? await listing.list(listOptions) : await steps.tools(listOptions);
       return shape.spill === undefined ? tools : [...tools, await spill.readResultTool()];
     },
     readResult: (handle, readOptions) => spill.readResult(handle, readOptions),
@@ -323,7 +276,7 @@ export function hub(options: HubOptions): Hub {
       // The meta-tools' calls load on the first one.
       if (lazy && (name === SEARCH_TOOLS || name === CALL_TOOL)) {
         return import("./_lazy_calls.ts").then((m) =>
-          m.lazyCall(name, args, callOptions, find, callTool)!
+          m.lazyCall(name, args, callOptions, listing.find, callTool)!
         );
       }
       return callTool(name, args, callOptions);
