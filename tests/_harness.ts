@@ -26,17 +26,7 @@ const bunTest: any = isBun ? (await import(bunSpecifier)).test : undefined;
 export const runtime: "deno" | "bun" = isBun ? "bun" : "deno";
 
 function withTimeout(fn: TestFn, ms: number, name: string): () => Promise<void> {
-  return async () => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Test "${name}" timed out after ${ms} ms`)), ms);
-    });
-    try {
-      await Promise.race([fn(), expired]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  return async () => await within(ms, `Test "${name}"`, (async () => await fn())());
 }
 
 /**
@@ -63,9 +53,9 @@ export function test(name: string, fn: TestFn, options: TestOptions = {}): void 
 }
 
 /**
- * Settles as `promise` does, or rejects naming `what` (and whatever `detail` then says) when it
- * has not settled within `ms`: a step that hangs fails as itself, not as the whole test's
- * timeout.
+ * Settles as `promise` does, or rejects with "`what` timed out after `ms` ms" (and whatever
+ * `detail` then says) when it has not settled by then: a step that hangs fails as itself, not
+ * as the whole test's timeout. Each test runs under it too.
  */
 export async function within<T>(
   ms: number,
@@ -77,7 +67,7 @@ export async function within<T>(
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const more = detail();
-      reject(new AssertionError(`${what}: not done after ${ms} ms${more ? `\n${more}` : ""}`));
+      reject(new Error(`${what} timed out after ${ms} ms${more ? `\n${more}` : ""}`));
     }, ms);
   });
   try {

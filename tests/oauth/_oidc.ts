@@ -16,6 +16,7 @@ import process from "node:process";
 import { type ChildProcess, spawnProcess } from "../../runtime/spawn.ts";
 import { serve } from "../../runtime/serve.ts";
 import { startHttpFixture } from "../fixtures/http_server.ts";
+import { within } from "../_harness.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const HAVE_BROWSER = existsSync(CHROMIUM);
@@ -225,19 +226,13 @@ export function runBrowser(script: string, args: string[], ms = 80_000): Browser
     const decoder = new TextDecoder();
     for await (const chunk of child.stderr) log += decoder.decode(chunk, { stream: true });
   })().catch(() => {});
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const result = (async () => {
-    const overdue = new Promise<"overdue">((resolve) => {
-      timer = setTimeout(() => resolve("overdue"), ms);
-    });
     const done = Promise.all([new Response(child.stdout).text(), child.exited, stderr]);
-    const outcome = await Promise.race([done, overdue]);
-    if (outcome === "overdue") {
-      child.kill("SIGTERM");
-      throw new Error(`the browser (${script}) did not finish in ${ms} ms:\n${log.slice(-2000)}`);
-    }
-    clearTimeout(timer);
-    const [out, status] = outcome;
+    const [out, status] = await within(ms, `the browser (${script})`, done, () => log.slice(-2000))
+      .catch((error) => {
+        child.kill("SIGTERM");
+        throw error;
+      });
     if (status.code !== 0) throw new Error(`the browser (${script}) failed:\n${log.slice(-2000)}`);
     return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, unknown>;
   })();
