@@ -26,7 +26,8 @@ const bunTest: any = isBun ? (await import(bunSpecifier)).test : undefined;
 export const runtime: "deno" | "bun" = isBun ? "bun" : "deno";
 
 function withTimeout(fn: TestFn, ms: number, name: string): () => Promise<void> {
-  return async () => await within(ms, `Test "${name}"`, (async () => await fn())());
+  // The timer is armed before the body runs: a test may replace `setTimeout` while it runs.
+  return async () => await within(ms, `Test "${name}"`, fn);
 }
 
 /**
@@ -53,14 +54,15 @@ export function test(name: string, fn: TestFn, options: TestOptions = {}): void 
 }
 
 /**
- * Settles as `promise` does, or rejects with "`what` timed out after `ms` ms" (and whatever
+ * Settles as `work` does, or rejects with "`what` timed out after `ms` ms" (and whatever
  * `detail` then says) when it has not settled by then: a step that hangs fails as itself, not
- * as the whole test's timeout. Each test runs under it too.
+ * as the whole test's timeout. Each test runs under it too. A function is called once the
+ * timer is armed.
  */
 export async function within<T>(
   ms: number,
   what: string,
-  promise: Promise<T>,
+  work: Promise<T> | (() => T | Promise<T>),
   detail: () => string = () => "",
 ): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -71,6 +73,7 @@ export async function within<T>(
     }, ms);
   });
   try {
+    const promise = typeof work === "function" ? (async () => await work())() : work;
     return await Promise.race([promise, expired]);
   } finally {
     clearTimeout(timer);
