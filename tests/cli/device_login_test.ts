@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes, test } from "../_harness.ts";
-import { approveDevice, HAVE_BROWSER, NO_BROWSER, startOidc } from "../oauth/_oidc.ts";
+import { deviceUser, HAVE_BROWSER, NO_BROWSER, startOidc, step } from "../oauth/_oidc.ts";
 import { runCli, tempConfig } from "./_helpers.ts";
 
 test(
@@ -19,19 +19,36 @@ test(
     const config = tempConfig();
     try {
       const url = setup.resource;
-      let approval: Promise<unknown> | undefined;
-      const login = await runCli(["login", url, "--device", "--profile", "work"], {
-        configDir: config.dir,
-        timeout: 90_000,
-        onStderr: (text) => {
-          const page = /^ {2}(http:\/\/\S+)$/m.exec(text)?.[1];
-          if (page !== undefined && approval === undefined) {
-            approval = approveDevice(page, "alice");
-          }
-        },
+      const user = deviceUser();
+      let approving = false;
+      let stop: ((name: "SIGINT" | "SIGTERM") => void) | undefined;
+      const login = await step(
+        100_000,
+        "login --device, approved in Chromium",
+        runCli(["login", url, "--device", "--profile", "work"], {
+          configDir: config.dir,
+          timeout: 90_000,
+          onStart: (signal) => stop = signal,
+          onStderr: (text) => {
+            const page = /^ {2}(http:\/\/\S+)$/m.exec(text)?.[1];
+            if (page !== undefined && !approving) {
+              approving = true;
+              user.approve(page, "alice");
+            }
+          },
+        }),
+        user,
+        setup,
+      ).catch((error) => {
+        try {
+          stop?.("SIGTERM"); // the CLI still waiting for the approval
+        } catch {
+          // it had ended
+        }
+        throw error;
       });
       assertEquals(login.code, 0, login.stderr);
-      await approval;
+      await step(20_000, "the browser closing", user.all(), user, setup);
       assertStringIncludes(login.stderr, "and enter the code ");
       assertStringIncludes(login.stdout, `Logged in to ${url} as profile work`);
       assertEquals(

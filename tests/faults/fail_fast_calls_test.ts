@@ -60,7 +60,9 @@ test("fail fast: progress for ever ends at the default maxTotalTimeout (10 × ti
       return server.connect(peer);
     },
   };
-  const client = createClient({ transport: inProcess(spying), requestTimeout: 60 });
+  // Progress every 10 ms against a 400 ms timeout: a loaded machine's pauses do not let the
+  // request lapse; the ceiling comes at 4 s.
+  const client = createClient({ transport: inProcess(spying), requestTimeout: 400 });
   try {
     await client.ready(20_000);
     let seen = 0;

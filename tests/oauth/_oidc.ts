@@ -6,7 +6,7 @@
 // `resources/read` of `test://resource1` is answered with the caller's account, marked
 // private, so a cached result that crossed accounts would show.
 //
-// `approveDevice` plays the user: headless Chromium on the provider's own verification page.
+// `deviceUser` plays the user: headless Chromium on the provider's own verification page.
 
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { Hono } from "hono";
@@ -161,14 +161,29 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
     args: [join(ROOT, "tests/fixtures/oidc_server.mjs"), resource, String(ttl), String(deviceTtl)],
     cwd: ROOT,
   });
-  const asErrors = new Response(as.stderr).text();
+  let asLog = "";
+  const asErrors = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of as.stderr) asLog += decoder.decode(chunk, { stream: true });
+  })().catch(() => {});
   const events: Record<string, unknown>[] = [];
-  const started = await Promise.race([
-    jsonLines(as, events),
-    as.exited.then(async (status) => {
-      throw new Error(`oidc-provider exited (${JSON.stringify(status)}): ${await asErrors}`);
-    }),
-  ]);
+  const started = await within(
+    30_000,
+    "the authorization server (oidc-provider) starts",
+    Promise.race([
+      jsonLines(as, events),
+      as.exited.then(async (status) => {
+        await asErrors;
+        throw new Error(`oidc-provider exited (${JSON.stringify(status)}): ${asLog}`);
+      }),
+    ]),
+    () => asLog.slice(-2000),
+  ).catch(async (error) => {
+    as.kill();
+    await rs.close();
+    await upstream[Symbol.asyncDispose]();
+    throw error;
+  });
   issuer = String(started.issuer);
   keys.jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
   return {
@@ -195,7 +210,7 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
       await as.stdin.close().catch(() => {});
       as.kill();
       await as.exited;
-      await asErrors.catch(() => "");
+      await asErrors;
       await rs.close();
       await upstream[Symbol.asyncDispose]();
     },
@@ -239,17 +254,74 @@ export function runBrowser(script: string, args: string[], ms = 80_000): Browser
   return { log: () => log, result };
 }
 
+/** What the browser showed at the end of a device approval. */
+export interface DeviceApproval {
+  pages: string[];
+  title: string;
+}
+
 /**
- * The user approves (or aborts) a device login in Chromium, on the provider's own pages.
- *
- * @param url The verification page (`verificationUriComplete`), or `<verificationUri>#<code>`.
- * @param login The account to sign in as.
+ * The person at another device: each `approve` runs Chromium on a verification page. A
+ * browser that fails fails the step waiting on it at once (`failed`, raced by {@linkcode step}),
+ * not after the device code's lifetime, and a step that hangs says how far each browser and
+ * the authorization server got.
  */
-export async function approveDevice(
-  url: string,
-  login: string,
-  options: { abort?: boolean } = {},
-): Promise<{ pages: string[]; title: string }> {
-  const run = runBrowser("device_browser.mjs", [url, login, ...(options.abort ? ["--abort"] : [])]);
-  return await run.result as { pages: string[]; title: string };
+export interface DeviceUser {
+  /** Approves (or aborts) the login on `url` (`verificationUriComplete`, or `<uri>#<code>`). */
+  approve(url: string, login: string, options?: { abort?: boolean }): Promise<DeviceApproval>;
+  /** Rejects as soon as one approval fails; never resolves. */
+  readonly failed: Promise<never>;
+  /** Every approval started so far, settled. */
+  all(): Promise<DeviceApproval[]>;
+  /** Each browser's progress lines, for a failure's message. */
+  log(): string;
+}
+
+/** A fresh {@linkcode DeviceUser}. */
+export function deviceUser(): DeviceUser {
+  const runs: BrowserRun[] = [];
+  const approvals: Promise<DeviceApproval>[] = [];
+  let fail!: (error: unknown) => void;
+  const failed = new Promise<never>((_, reject) => fail = reject);
+  failed.catch(() => {}); // seen by the steps that race it
+  return {
+    failed,
+    approve(url, login, options = {}) {
+      const run = runBrowser("device_browser.mjs", [
+        url,
+        login,
+        ...(options.abort ? ["--abort"] : []),
+      ]);
+      runs.push(run);
+      const approval = run.result as Promise<unknown> as Promise<DeviceApproval>;
+      approval.catch(fail);
+      approvals.push(approval);
+      return approval;
+    },
+    all: () => Promise.all(approvals),
+    log: () =>
+      runs.length === 0
+        ? "browser: not started\n"
+        : runs.map((run, i) => `browser ${i + 1}:\n${run.log()}`).join(""),
+  };
+}
+
+/**
+ * One step of a device-flow test: `work` within `ms`, failing at once when a browser of
+ * `user` fails; on a timeout the message names the step, the browsers' progress and the
+ * authorization server's events.
+ */
+export function step<T>(
+  ms: number,
+  what: string,
+  work: Promise<T>,
+  user: DeviceUser,
+  setup: OidcSetup,
+): Promise<T> {
+  return within(
+    ms,
+    what,
+    Promise.race([work, user.failed]),
+    () => `${user.log()}authorization server: ${JSON.stringify(setup.events)}`,
+  );
 }

@@ -17,7 +17,7 @@ import { memoryTokenStore, type TokenStore } from "../../oauth/store.ts";
 import { McpError } from "../../protocol/errors.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
-import { approveDevice, HAVE_BROWSER, NO_BROWSER, startOidc } from "./_oidc.ts";
+import { deviceUser, HAVE_BROWSER, NO_BROWSER, startOidc, step } from "./_oidc.ts";
 
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 const reconnect = { attempts: 2, initialDelay: 10, maxDelay: 50, jitter: 0 };
@@ -32,7 +32,10 @@ async function reasonOf(promise: Promise<unknown>): Promise<string | undefined> 
   throw new Error("expected a rejection");
 }
 
-/** A client whose device logins are approved in Chromium as `login` (when `approve`). */
+/**
+ * A client whose device logins are approved in Chromium as `login` (when `approve`); the
+ * tests wait on it in steps (`step`) that fail as soon as a browser fails.
+ */
 function deviceClient(
   resource: string,
   store: TokenStore,
@@ -40,7 +43,7 @@ function deviceClient(
   approve: "yes" | "abort" | "nobody" = "yes",
 ) {
   const codes: DeviceCode[] = [];
-  const approvals: Promise<unknown>[] = [];
+  const user = deviceUser();
   const client: McpClient = createClient({
     transport: streamableHttp(resource, {
       auth: {
@@ -56,9 +59,7 @@ function deviceClient(
             assertEquals(status.auth, "pending");
             assertEquals(status.login?.userCode, code.userCode);
             if (approve !== "nobody") {
-              approvals.push(
-                approveDevice(code.verificationUriComplete!, login, { abort: approve === "abort" }),
-              );
+              user.approve(code.verificationUriComplete!, login, { abort: approve === "abort" });
             }
           },
         },
@@ -68,7 +69,7 @@ function deviceClient(
     probeTimeout: 60_000,
     requestTimeout: 60_000,
   });
-  return { client, codes, approvals };
+  return { client, codes, user };
 }
 
 test(
@@ -77,12 +78,18 @@ test(
     assert(HAVE_BROWSER, "Chromium is needed");
     await using setup = await startOidc();
     const store = memoryTokenStore();
-    const { client, codes, approvals } = deviceClient(setup.resource, store, "alice");
+    const { client, codes, user } = deviceClient(setup.resource, store, "alice");
     await using _ = client;
     assertEquals(client.status().auth, "none");
-    const result = await client.callTool("echo", { message: "after a device login" });
+    const result = await step(
+      90_000,
+      "the device login (approved in Chromium) and the call",
+      client.callTool("echo", { message: "after a device login" }),
+      user,
+      setup,
+    );
     assertEquals(result.content[0].text, "after a device login");
-    const [browser] = await Promise.all(approvals) as { pages: string[]; title: string }[];
+    const [browser] = await step(20_000, "the browser closing", user.all(), user, setup);
     assertEquals(browser.title, "Device signed in", JSON.stringify(browser.pages));
     assertEquals(codes.length, 1);
     assert(/^[A-Z]{4}-[A-Z]{4}$/.test(codes[0].userCode), codes[0].userCode);
@@ -102,7 +109,7 @@ test(
     });
     assertEquals(stored?.subject, "alice");
   },
-  { ignore: NO_BROWSER, timeout: 90_000 },
+  { ignore: NO_BROWSER, timeout: 180_000 },
 );
 
 test(
@@ -111,29 +118,40 @@ test(
     assert(HAVE_BROWSER, "Chromium is needed");
     {
       await using setup = await startOidc(60, 2); // device codes live 2 s, the poll is at 5 s
-      const { client, codes } = deviceClient(setup.resource, memoryTokenStore(), "alice", "nobody");
+      const { client, codes, user } = deviceClient(
+        setup.resource,
+        memoryTokenStore(),
+        "alice",
+        "nobody",
+      );
       await using _ = client;
-      assertEquals(await reasonOf(client.ready()), "device_code_expired");
+      assertEquals(
+        await step(60_000, "the code expiring", reasonOf(client.ready()), user, setup),
+        "device_code_expired",
+      );
       assertEquals(codes.length, 1);
       assertEquals(setup.count("grant_error", "error", "expired_token"), 1);
       assert(client.status().auth !== "pending", "no longer pending");
     }
     {
       await using setup = await startOidc();
-      const { client, codes, approvals } = deviceClient(
+      const { client, codes, user } = deviceClient(
         setup.resource,
         memoryTokenStore(),
         "alice",
         "abort",
       );
       await using _ = client;
-      assertEquals(await reasonOf(client.ready()), "authorization_denied");
-      await Promise.all(approvals);
+      assertEquals(
+        await step(90_000, "the user aborting in Chromium", reasonOf(client.ready()), user, setup),
+        "authorization_denied",
+      );
+      await step(20_000, "the browser closing", user.all(), user, setup);
       assertEquals(codes.length, 1);
       assertEquals(setup.count("grant", "grant_type", DEVICE_GRANT), 0);
     }
   },
-  { ignore: NO_BROWSER, timeout: 90_000 },
+  { ignore: NO_BROWSER, timeout: 240_000 },
 );
 
 test(
@@ -142,10 +160,17 @@ test(
     assert(HAVE_BROWSER, "Chromium is needed");
     await using setup = await startOidc(3); // access tokens live 3 s
     const store = memoryTokenStore();
-    const { client, codes, approvals } = deviceClient(setup.resource, store, "alice");
+    const { client, codes, user } = deviceClient(setup.resource, store, "alice");
     await using _ = client;
-    assertEquals((await client.callTool("echo", { message: "one" })).content[0].text, "one");
-    await Promise.all(approvals);
+    const one = await step(
+      90_000,
+      "the device login (approved in Chromium) and the first call",
+      client.callTool("echo", { message: "one" }),
+      user,
+      setup,
+    );
+    assertEquals(one.content[0].text, "one");
+    await step(20_000, "the browser closing", user.all(), user, setup);
     const key = { principal: "default", issuer: setup.issuer, resource: setup.resource };
     const tokens = (await store.getTokens(key))!;
     await setup.revoke(tokens.refreshToken!, tokens.clientId!);
@@ -165,12 +190,12 @@ test(
     assertEquals(codes.length, 1, "no device login started by the refusal");
     assertEquals(client.status().auth, "needs_reauth");
     // login() starts a new device login; the user approves it again.
-    await client.login();
-    await Promise.all(approvals);
+    await step(90_000, "login(), approved in Chromium again", client.login(), user, setup);
+    await step(20_000, "the browser closing", user.all(), user, setup);
     assertEquals(codes.length, 2);
     assertEquals(client.status().auth, "ok");
     assertEquals((await client.callTool("echo", { message: "three" })).content[0].text, "three");
     assertEquals(setup.count("grant", "grant_type", DEVICE_GRANT), 2);
   },
-  { ignore: NO_BROWSER, timeout: 120_000 },
+  { ignore: NO_BROWSER, timeout: 300_000 },
 );

@@ -15,7 +15,7 @@ import { redisTokenStore } from "../../oauth/redis_store.ts";
 import { spawnProcess } from "../../runtime/spawn.ts";
 import { assert, assertEquals, scriptCommand, test } from "../_harness.ts";
 import { startRedis } from "../cache/_redis.ts";
-import { approveDevice, HAVE_BROWSER, NO_BROWSER, type OidcSetup, startOidc } from "./_oidc.ts";
+import { deviceUser, HAVE_BROWSER, NO_BROWSER, type OidcSetup, startOidc, step } from "./_oidc.ts";
 
 const SCRIPT = fileURLToPath(new URL("../fixtures/profile_client.ts", import.meta.url));
 
@@ -31,7 +31,10 @@ interface Report {
   codes: number;
 }
 
-/** Runs one client process; approves its device login in Chromium as `login`. */
+/**
+ * Runs one client process; approves its device login in Chromium as `login`. Fails as soon as
+ * that browser fails, and after 120 s with how far the browser and the server got.
+ */
 async function runProfile(
   setup: OidcSetup,
   redisPort: number,
@@ -51,24 +54,31 @@ async function runProfile(
   });
   await child.stdin.close().catch(() => {});
   const errors = new Response(child.stderr).text();
-  const approvals: Promise<unknown>[] = [];
+  const user = deviceUser();
   let codes = 0;
   let report: Report | undefined;
-  let buffer = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of child.stdout) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let i = buffer.indexOf("\n"); i >= 0; i = buffer.indexOf("\n")) {
-      const line = JSON.parse(buffer.slice(0, i));
-      buffer = buffer.slice(i + 1);
-      if (line.deviceCode) {
-        codes++;
-        approvals.push(approveDevice(line.deviceCode.verificationUriComplete, login));
-      } else report = { ...line, codes };
+  const read = async () => {
+    let buffer = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stdout) {
+      buffer += decoder.decode(chunk, { stream: true });
+      for (let i = buffer.indexOf("\n"); i >= 0; i = buffer.indexOf("\n")) {
+        const line = JSON.parse(buffer.slice(0, i));
+        buffer = buffer.slice(i + 1);
+        if (line.deviceCode) {
+          codes++;
+          user.approve(line.deviceCode.verificationUriComplete, login);
+        } else report = { ...line, codes };
+      }
     }
-  }
-  await Promise.all(approvals);
-  const status = await child.exited;
+    await user.all();
+    return await child.exited;
+  };
+  const status = await step(120_000, `the ${profile} process`, read(), user, setup)
+    .catch((error) => {
+      child.kill();
+      throw error;
+    });
   assertEquals(status.code, 0, `the ${profile} process failed: ${await errors}`);
   assert(report !== undefined, `no report from ${profile}: ${await errors}`);
   return report!;
