@@ -308,8 +308,8 @@ export function deviceUser(): DeviceUser {
 
 /**
  * One step of a device-flow test: `work` within `ms`, failing at once when a browser of
- * `user` fails; on a timeout the message names the step, the browsers' progress and the
- * authorization server's events.
+ * `user` fails. When it fails or times out, the message names the step, the browsers'
+ * progress, the authorization server's events and, when given, the client's `status()`.
  */
 export function step<T>(
   ms: number,
@@ -317,11 +317,14 @@ export function step<T>(
   work: Promise<T>,
   user: DeviceUser,
   setup: OidcSetup,
+  client?: { status(): unknown },
 ): Promise<T> {
-  return within(
-    ms,
-    what,
-    Promise.race([work, user.failed]),
-    () => `${user.log()}authorization server: ${JSON.stringify(setup.events)}`,
-  );
+  const seen = () =>
+    `${user.log()}authorization server: ${JSON.stringify(setup.events)}${
+      client ? `\nclient: ${JSON.stringify(client.status())}` : ""
+    }`;
+  const failed = work.catch((error) => {
+    throw new Error(`${what} failed: ${error}\n${seen()}`, { cause: error });
+  });
+  return within(ms, what, Promise.race([failed, user.failed]), seen);
 }

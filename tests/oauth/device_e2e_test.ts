@@ -87,6 +87,7 @@ test(
       client.callTool("echo", { message: "after a device login" }),
       user,
       setup,
+      client,
     );
     assertEquals(result.content[0].text, "after a device login");
     const [browser] = await step(20_000, "the browser closing", user.all(), user, setup);
@@ -126,7 +127,7 @@ test(
       );
       await using _ = client;
       assertEquals(
-        await step(60_000, "the code expiring", reasonOf(client.ready()), user, setup),
+        await step(60_000, "the code expiring", reasonOf(client.ready()), user, setup, client),
         "device_code_expired",
       );
       assertEquals(codes.length, 1);
@@ -143,7 +144,14 @@ test(
       );
       await using _ = client;
       assertEquals(
-        await step(90_000, "the user aborting in Chromium", reasonOf(client.ready()), user, setup),
+        await step(
+          90_000,
+          "the user aborting in Chromium",
+          reasonOf(client.ready()),
+          user,
+          setup,
+          client,
+        ),
         "authorization_denied",
       );
       await step(20_000, "the browser closing", user.all(), user, setup);
@@ -168,6 +176,7 @@ test(
       client.callTool("echo", { message: "one" }),
       user,
       setup,
+      client,
     );
     assertEquals(one.content[0].text, "one");
     await step(20_000, "the browser closing", user.all(), user, setup);
@@ -190,7 +199,7 @@ test(
     assertEquals(codes.length, 1, "no device login started by the refusal");
     assertEquals(client.status().auth, "needs_reauth");
     // login() starts a new device login; the user approves it again.
-    await step(90_000, "login(), approved in Chromium again", client.login(), user, setup);
+    await step(90_000, "login(), approved in Chromium again", client.login(), user, setup, client);
     await step(20_000, "the browser closing", user.all(), user, setup);
     assertEquals(codes.length, 2);
     assertEquals(client.status().auth, "ok");
