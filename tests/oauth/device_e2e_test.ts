@@ -17,7 +17,7 @@ import { memoryTokenStore, type TokenStore } from "../../oauth/store.ts";
 import { McpError } from "../../protocol/errors.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
 import { assert, assertEquals, test } from "../_harness.ts";
-import { deviceUser, HAVE_BROWSER, NO_BROWSER, startOidc, step } from "./_oidc.ts";
+import { deviceUser, HAVE_BROWSER, NO_BROWSER, type OidcSetup, startOidc, step } from "./_oidc.ts";
 
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 const reconnect = { attempts: 2, initialDelay: 10, maxDelay: 50, jitter: 0 };
@@ -72,25 +72,36 @@ function deviceClient(
   return { client, codes, user };
 }
 
+/** The first call, which makes the device login (approved in Chromium): its text and the page. */
+async function firstCall(
+  { client, user }: ReturnType<typeof deviceClient>,
+  setup: OidcSetup,
+  message: string,
+) {
+  const result = await step(
+    90_000,
+    "the device login (approved in Chromium) and the first call",
+    client.callTool("echo", { message }),
+    user,
+    setup,
+    client,
+  );
+  const [browser] = await step(20_000, "the browser closing", user.all(), user, setup);
+  return { text: result.content[0].text, browser };
+}
+
 test(
   "device e2e: oidc-provider + Chromium approve the code; a tool result; the grant is registered",
   async () => {
     assert(HAVE_BROWSER, "Chromium is needed");
     await using setup = await startOidc();
     const store = memoryTokenStore();
-    const { client, codes, user } = deviceClient(setup.resource, store, "alice");
+    const device = deviceClient(setup.resource, store, "alice");
+    const { client, codes } = device;
     await using _ = client;
     assertEquals(client.status().auth, "none");
-    const result = await step(
-      90_000,
-      "the device login (approved in Chromium) and the call",
-      client.callTool("echo", { message: "after a device login" }),
-      user,
-      setup,
-      client,
-    );
-    assertEquals(result.content[0].text, "after a device login");
-    const [browser] = await step(20_000, "the browser closing", user.all(), user, setup);
+    const { text, browser } = await firstCall(device, setup, "after a device login");
+    assertEquals(text, "after a device login");
     assertEquals(browser.title, "Device signed in", JSON.stringify(browser.pages));
     assertEquals(codes.length, 1);
     assert(/^[A-Z]{4}-[A-Z]{4}$/.test(codes[0].userCode), codes[0].userCode);
@@ -168,18 +179,10 @@ test(
     assert(HAVE_BROWSER, "Chromium is needed");
     await using setup = await startOidc(3); // access tokens live 3 s
     const store = memoryTokenStore();
-    const { client, codes, user } = deviceClient(setup.resource, store, "alice");
+    const device = deviceClient(setup.resource, store, "alice");
+    const { client, codes, user } = device;
     await using _ = client;
-    const one = await step(
-      90_000,
-      "the device login (approved in Chromium) and the first call",
-      client.callTool("echo", { message: "one" }),
-      user,
-      setup,
-      client,
-    );
-    assertEquals(one.content[0].text, "one");
-    await step(20_000, "the browser closing", user.all(), user, setup);
+    assertEquals((await firstCall(device, setup, "one")).text, "one");
     const key = { principal: "default", issuer: setup.issuer, resource: setup.resource };
     const tokens = (await store.getTokens(key))!;
     await setup.revoke(tokens.refreshToken!, tokens.clientId!);
