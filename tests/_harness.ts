@@ -80,6 +80,18 @@ export async function within<T>(
   }
 }
 
+/**
+ * `resource`, whose disposal fails after `ms` with "`what` timed out after `ms` ms" rather
+ * than holding the test until its own timeout: `await using _ = bounded(15_000, "the client
+ * closing", client)`.
+ */
+export function bounded(ms: number, what: string, resource: AsyncDisposable): AsyncDisposable {
+  return {
+    [Symbol.asyncDispose]: () =>
+      within(ms, what, async () => await resource[Symbol.asyncDispose]()),
+  };
+}
+
 /** An assertion failed. */
 export class AssertionError extends Error {
   /** @param message What did not hold. */

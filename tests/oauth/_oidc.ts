@@ -206,13 +206,14 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
       await response.body?.cancel();
       if (!response.ok) throw new Error(`revocation failed: HTTP ${response.status}`);
     },
+    // Each part is given 15 s to stop, so a hang on the way out names the part that hung.
     async [Symbol.asyncDispose]() {
       await as.stdin.close().catch(() => {});
       as.kill();
-      await as.exited;
-      await asErrors;
-      await rs.close();
-      await upstream[Symbol.asyncDispose]();
+      await within(15_000, "the authorization server exiting", as.exited);
+      await within(15_000, "the authorization server's stderr ending", asErrors);
+      await within(15_000, "the resource server closing", rs.close());
+      await within(15_000, "the MCP server closing", upstream[Symbol.asyncDispose]());
     },
   };
 }

@@ -16,7 +16,7 @@ import type { DeviceCode } from "../../oauth/options.ts";
 import { memoryTokenStore, type TokenStore } from "../../oauth/store.ts";
 import { McpError } from "../../protocol/errors.ts";
 import { streamableHttp } from "../../transports/streamable_http.ts";
-import { assert, assertEquals, test } from "../_harness.ts";
+import { assert, assertEquals, bounded, test } from "../_harness.ts";
 import { deviceUser, HAVE_BROWSER, NO_BROWSER, type OidcSetup, startOidc, step } from "./_oidc.ts";
 
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
@@ -98,7 +98,7 @@ test(
     const store = memoryTokenStore();
     const device = deviceClient(setup.resource, store, "alice");
     const { client, codes } = device;
-    await using _ = client;
+    await using _ = bounded(15_000, "the client closing", client);
     assertEquals(client.status().auth, "none");
     const { text, browser } = await firstCall(device, setup, "after a device login");
     assertEquals(text, "after a device login");
@@ -136,7 +136,7 @@ test(
         "alice",
         "nobody",
       );
-      await using _ = client;
+      await using _ = bounded(15_000, "the client closing", client);
       assertEquals(
         await step(60_000, "the code expiring", reasonOf(client.ready()), user, setup, client),
         "device_code_expired",
@@ -153,7 +153,7 @@ test(
         "alice",
         "abort",
       );
-      await using _ = client;
+      await using _ = bounded(15_000, "the client closing", client);
       assertEquals(
         await step(
           90_000,
@@ -181,7 +181,7 @@ test(
     const store = memoryTokenStore();
     const device = deviceClient(setup.resource, store, "alice");
     const { client, codes, user } = device;
-    await using _ = client;
+    await using _ = bounded(15_000, "the client closing", client);
     assertEquals((await firstCall(device, setup, "one")).text, "one");
     const key = { principal: "default", issuer: setup.issuer, resource: setup.resource };
     const tokens = (await store.getTokens(key))!;

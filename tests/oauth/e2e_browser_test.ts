@@ -116,7 +116,7 @@ test(
       );
       assertEquals(count("grant", "refresh_token"), 1, JSON.stringify(events));
       assertEquals(oidc.tokens.size, 2, "the first token, then the refreshed one");
-      await client.close();
+      await within(15_000, "the first client closing", () => client.close());
       kv.close();
 
       // 3. A new client (a restart) on the same store: no login.
@@ -147,7 +147,7 @@ test(
           .content[0].text,
         "restarted",
       );
-      await again.close();
+      await within(15_000, "the second client closing", () => again.close());
       kv.close();
       assertEquals([count("registration"), count("grant", "authorization_code")], [1, 1]);
       assertEquals(count("server_error"), 0, JSON.stringify(events));
