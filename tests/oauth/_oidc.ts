@@ -72,6 +72,16 @@ export function jsonLines(
   return firstLine;
 }
 
+/** A child's stream read as text as it comes: what it said so far, and its end. */
+function liveText(stream: AsyncIterable<Uint8Array>): { text(): string; ended: Promise<void> } {
+  let text = "";
+  const decoder = new TextDecoder();
+  const ended = (async () => {
+    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  })().catch(() => {});
+  return { text: () => text, ended };
+}
+
 /**
  * Starts the resource and the authorization server.
  *
@@ -161,11 +171,7 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
     args: [join(ROOT, "tests/fixtures/oidc_server.mjs"), resource, String(ttl), String(deviceTtl)],
     cwd: ROOT,
   });
-  let asLog = "";
-  const asErrors = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of as.stderr) asLog += decoder.decode(chunk, { stream: true });
-  })().catch(() => {});
+  const asErrors = liveText(as.stderr);
   const events: Record<string, unknown>[] = [];
   const started = await within(
     30_000,
@@ -173,11 +179,11 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
     Promise.race([
       jsonLines(as, events),
       as.exited.then(async (status) => {
-        await asErrors;
-        throw new Error(`oidc-provider exited (${JSON.stringify(status)}): ${asLog}`);
+        await asErrors.ended;
+        throw new Error(`oidc-provider exited (${JSON.stringify(status)}): ${asErrors.text()}`);
       }),
     ]),
-    () => asLog.slice(-2000),
+    () => asErrors.text().slice(-2000),
   ).catch(async (error) => {
     as.kill();
     await rs.close();
@@ -211,7 +217,7 @@ export async function startOidc(ttl = 60, deviceTtl = 120): Promise<OidcSetup> {
       await as.stdin.close().catch(() => {});
       as.kill();
       await within(15_000, "the authorization server exiting", as.exited);
-      await within(15_000, "the authorization server's stderr ending", asErrors);
+      await within(15_000, "the authorization server's stderr ending", asErrors.ended);
       await within(15_000, "the resource server closing", rs.close());
       await within(15_000, "the MCP server closing", upstream[Symbol.asyncDispose]());
     },
@@ -237,22 +243,26 @@ export function runBrowser(script: string, args: string[], ms = 80_000): Browser
     cwd: ROOT,
   });
   child.stdin.close().catch(() => {});
-  let log = "";
-  const stderr = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) log += decoder.decode(chunk, { stream: true });
-  })().catch(() => {});
+  const stderr = liveText(child.stderr);
+  const log = stderr.text;
   const result = (async () => {
-    const done = Promise.all([new Response(child.stdout).text(), child.exited, stderr]);
-    const [out, status] = await within(ms, `the browser (${script})`, done, () => log.slice(-2000))
+    const done = Promise.all([new Response(child.stdout).text(), child.exited, stderr.ended]);
+    const [out, status] = await within(
+      ms,
+      `the browser (${script})`,
+      done,
+      () => log().slice(-2000),
+    )
       .catch((error) => {
         child.kill("SIGTERM");
         throw error;
       });
-    if (status.code !== 0) throw new Error(`the browser (${script}) failed:\n${log.slice(-2000)}`);
+    if (status.code !== 0) {
+      throw new Error(`the browser (${script}) failed:\n${log().slice(-2000)}`);
+    }
     return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, unknown>;
   })();
-  return { log: () => log, result };
+  return { log, result };
 }
 
 /** What the browser showed at the end of a device approval. */
